@@ -1,0 +1,28 @@
+# Every dependency has one job; scripts/setup.sh installs what is missing.
+find_package(CUDAToolkit 13.0 REQUIRED)          # cudart (static), cuBLAS, CUPTI
+find_package(nlohmann_json 3.10 REQUIRED)        # suite files, results JSON, safetensors headers
+find_package(CLI11 2.1 REQUIRED)                 # command line
+find_package(fmt 9 REQUIRED)                     # tables and messages (header-only target: no libfmt at run time)
+if(VLBENCH_BUILD_TESTS)
+  find_package(Catch2 2 REQUIRED)                # tests
+endif()
+
+# CUTLASS/CuTe headers: CUTLASS_DIR (a folder holding include/cutlass), else the pinned wheel unpacked by
+# scripts/setup.sh into third_party/cutlass-<version>.
+set(VLBENCH_CUTLASS_VERSION "4.2.0.0" CACHE STRING "nvidia-cutlass wheel version that scripts/setup.sh fetches")
+set(CUTLASS_DIR "${CMAKE_CURRENT_SOURCE_DIR}/third_party/cutlass-${VLBENCH_CUTLASS_VERSION}" CACHE PATH
+    "Folder holding CUTLASS's include/ (cutlass/ and cute/)")
+if(NOT EXISTS "${CUTLASS_DIR}/include/cutlass/cutlass.h")
+  message(FATAL_ERROR "CUTLASS headers not found under CUTLASS_DIR=${CUTLASS_DIR}. "
+                      "Run scripts/setup.sh, or pass -DCUTLASS_DIR=<folder holding include/cutlass>.")
+endif()
+add_library(vlbench_cutlass INTERFACE)
+target_include_directories(vlbench_cutlass SYSTEM INTERFACE "${CUTLASS_DIR}/include" "${CUTLASS_DIR}/tools/util/include")
+file(STRINGS "${CUTLASS_DIR}/include/cutlass/version.h" _cutlass_version_lines REGEX "#define CUTLASS_(MAJOR|MINOR|PATCH) ")
+set(VLBENCH_CUTLASS_HEADER_VERSION "")
+foreach(line IN LISTS _cutlass_version_lines)
+  string(REGEX MATCH "[0-9]+$" number "${line}")
+  list(APPEND VLBENCH_CUTLASS_HEADER_VERSION ${number})
+endforeach()
+string(JOIN "." VLBENCH_CUTLASS_HEADER_VERSION ${VLBENCH_CUTLASS_HEADER_VERSION})
+message(STATUS "CUTLASS ${VLBENCH_CUTLASS_HEADER_VERSION} from ${CUTLASS_DIR}")

@@ -1,0 +1,52 @@
+# GPU code generation: explicit -gencode forms, because the -arch=sm_90a shorthand also runs a plain
+# sm_90 pass that rejects wgmma with nvcc 13.0.
+#
+# Every .cu file of a target is built for all of VLBENCH_GPU_TARGETS, except per-architecture
+# kernel files, which are built only for their own family: foo_sm90.cu for 90*, foo_sm100.cu for 100*.
+# A file whose family is not among the targets is dropped from the target, and the C++ macro
+# VLBENCH_HAS_SM<family> tells the dispatcher which families were built.
+foreach(target IN LISTS VLBENCH_GPU_TARGETS)
+  if(NOT target MATCHES "^[0-9]+[af]?$")
+    message(FATAL_ERROR "VLBENCH_GPU_TARGETS entry '${target}' is not a compute capability such as 90a or 100a")
+  endif()
+endforeach()
+
+function(_vlbench_gencode_for out_var family)
+  set(flags "")
+  foreach(target IN LISTS VLBENCH_GPU_TARGETS)
+    string(REGEX MATCH "^[0-9]+" number "${target}")
+    if(family STREQUAL "" OR number STREQUAL family)
+      list(APPEND flags "-gencode=arch=compute_${target},code=sm_${target}")
+    endif()
+  endforeach()
+  set(${out_var} "${flags}" PARENT_SCOPE)
+endfunction()
+
+function(vlbench_set_gpu_targets target)
+  get_target_property(sources ${target} SOURCES)
+  get_target_property(source_dir ${target} SOURCE_DIR)
+  set(built_families "")
+  foreach(source IN LISTS sources)
+    if(NOT source MATCHES "\\.cu$")
+      continue()
+    endif()
+    if(source MATCHES "_sm([0-9]+)\\.cu$")
+      set(family "${CMAKE_MATCH_1}")
+    else()
+      set(family "")
+    endif()
+    _vlbench_gencode_for(flags "${family}")
+    if(flags STREQUAL "")
+      set_source_files_properties(${source} TARGET_DIRECTORY ${target} PROPERTIES HEADER_FILE_ONLY ON)
+    else()
+      set_source_files_properties(${source} TARGET_DIRECTORY ${target} PROPERTIES COMPILE_OPTIONS "${flags}")
+      if(NOT family STREQUAL "")
+        list(APPEND built_families ${family})
+      endif()
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES built_families)
+  foreach(family IN LISTS built_families)
+    target_compile_definitions(${target} PRIVATE VLBENCH_HAS_SM${family}=1)
+  endforeach()
+endfunction()

@@ -1,0 +1,39 @@
+#include "harness/check/status.hpp"
+
+#include <array>
+#include <string>
+#include <utility>
+
+#include "harness/core/errors.hpp"
+
+namespace vlb {
+
+namespace {
+constexpr std::array<std::pair<CaseStatus, std::string_view>, 7> kNames = {{
+    {CaseStatus::kPassed, "PASSED"},
+    {CaseStatus::kIncorrectNumerical, "INCORRECT_NUMERICAL"},
+    {CaseStatus::kIncorrectShape, "INCORRECT_SHAPE"},
+    {CaseStatus::kRuntimeError, "RUNTIME_ERROR"},
+    {CaseStatus::kTimeout, "TIMEOUT"},
+    {CaseStatus::kRewardHack, "REWARD_HACK"},
+    {CaseStatus::kSkipped, "SKIPPED"},
+}};
+}  // namespace
+
+std::string_view status_name(CaseStatus status) {
+  for (const auto& [value, name] : kNames) {
+    if (value == status) return name;
+  }
+  return "UNKNOWN";
+}
+
+CaseStatus parse_status(std::string_view name) {
+  for (const auto& [value, text] : kNames) {
+    if (text == name) return value;
+  }
+  throw InputError("unknown case status '" + std::string(name) + "'");
+}
+
+bool is_failure(CaseStatus status) { return status != CaseStatus::kPassed && status != CaseStatus::kSkipped; }
+
+}  // namespace vlb

@@ -1,0 +1,224 @@
+#include "harness/cli/command_line.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "harness/core/errors.hpp"
+#include "harness/suite/suite.hpp"
+
+namespace vlb::cli {
+
+// Raw option values, before they become a RunPlan.
+struct CommandLine::Options {
+  bool list = false;
+  bool version = false;
+  std::string suite = "all";
+  std::string workloads_dir;
+  std::vector<std::string> solutions;
+  std::vector<std::string> cases;
+  double custom_atol = 0.01;
+  std::uint64_t seed = 20260;
+  int rounds = 3;
+  std::string positions = "mixed";
+  std::optional<double> max_abs_error;
+  bool check_only = false;
+  int warmup = 10;
+  int iterations = 50;
+  bool adaptive = false;
+  int min_samples = 20;
+  double min_time_s = 0.5;
+  double target_noise = 0.01;
+  double timeout_s = 30.0;
+  std::string timer = "events";
+  bool no_l2_flush = false;
+  int device = 0;
+  std::string gpu_spec;
+  std::string baseline;
+  std::string json;
+  std::string dump;
+  bool no_isolation = false;
+  double case_timeout_s = 600;
+  std::string worker_solution;
+  int worker_case = -1;
+  std::string worker_result;
+  std::string compare_a, compare_b;
+  std::string export_results, export_reference, export_output = "traces.jsonl";
+  std::string package_solution, package_output;
+  CLI::App* compare = nullptr;
+  CLI::App* export_traces = nullptr;
+  CLI::App* package = nullptr;
+};
+
+namespace {
+
+void add_run_options(CLI::App& app, auto& o) {
+  app.add_flag("--list", o.list, "List the suite's cases and the registered solutions, then exit");
+  app.add_flag("--version", o.version, "Print the version and the commit it was built from");
+  app.add_option("--suite", o.suite, "'all' (the built-in 16 workloads) or a path to a workload JSONL file")
+      ->capture_default_str();
+  app.add_option("--workloads-dir", o.workloads_dir,
+                 "Folder with definition.json, workloads.jsonl, gpus.json and baselines/ (default: the built-in one)");
+  app.add_option("--solution,-s", o.solutions, "Solution(s) to run, by name (repeat or comma-separate)")
+      ->delimiter(',');
+  app.add_option("--case,-c", o.cases,
+                 "Case(s): an index (0-15), a uuid or uuid prefix, or B,Lq,Lv for a custom size (repeatable)");
+  app.add_option("--atol", o.custom_atol, "Absolute tolerance for custom B,Lq,Lv cases")->capture_default_str();
+  app.add_option("--seed", o.seed, "Seed of the first correctness round (round r uses seed+r)")->capture_default_str();
+  app.add_option("--rounds", o.rounds, "Correctness rounds with fresh seeds")->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  app.add_option("--positions", o.positions,
+                 "Position inputs: 'mixed' (official, last round random), 'official' or 'random' for every round")
+      ->check(CLI::IsMember({"mixed", "official", "random"}))->capture_default_str();
+  app.add_option("--max-abs-error", o.max_abs_error, "Also fail a case whose maximum absolute error exceeds this");
+  app.add_flag("--check-only", o.check_only, "Check correctness, do not time");
+  app.add_option("--warmup", o.warmup, "Warm-up iterations")->check(CLI::Range(0, 100000))->capture_default_str();
+  app.add_option("--iterations", o.iterations, "Timed iterations")->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_flag("--adaptive", o.adaptive, "Time until the noise target is met (see --min-samples ... --timeout)");
+  app.add_option("--min-samples", o.min_samples, "Adaptive: minimum samples")->check(CLI::Range(2, 100000))
+      ->capture_default_str();
+  app.add_option("--min-time", o.min_time_s, "Adaptive: minimum total timed seconds")->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
+  app.add_option("--target-noise", o.target_noise, "Adaptive: target relative noise (stddev/mean)")
+      ->check(CLI::Range(0.0001, 1.0))->capture_default_str();
+  app.add_option("--timeout", o.timeout_s, "Adaptive: stop after this many seconds")->check(CLI::Range(0.1, 86400.0))
+      ->capture_default_str();
+  app.add_option("--timer", o.timer, "'events' (CUDA events) or 'cupti' (kernel span on all streams, as the leaderboard)")
+      ->check(CLI::IsMember({"events", "cupti"}))->capture_default_str();
+  app.add_flag("--no-l2-flush", o.no_l2_flush, "Do not flush L2 before each timed call (not leaderboard-comparable)");
+  app.add_option("--device", o.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber)->capture_default_str();
+  app.add_option("--gpu-spec", o.gpu_spec, "GPU spec key for speed of light (default: chosen by device name)");
+  app.add_option("--baseline", o.baseline, "Baseline latency file for the score (default: workloads/baselines/)");
+  app.add_option("--json", o.json, "Write the results JSON here (kept up to date case by case)");
+  app.add_option("--dump", o.dump, "Write each checked case's inputs, output and reference output as safetensors here");
+  app.add_flag("--no-isolation", o.no_isolation,
+               "Run cases in this process instead of one worker process each (for debugging)");
+  app.add_option("--case-timeout", o.case_timeout_s, "Seconds a (solution, case) may take before it is TIMEOUT")
+      ->check(CLI::Range(1.0, 86400.0))->capture_default_str();
+  // Internal: how vlbench starts its own worker processes.
+  app.add_option("--worker-solution", o.worker_solution)->group("");
+  app.add_option("--worker-case", o.worker_case)->group("");
+  app.add_option("--worker-result", o.worker_result)->group("");
+}
+
+TimingSettings timing_settings(const auto& o) {
+  TimingSettings timing;
+  timing.warmup_iterations = o.warmup;
+  timing.timed_iterations = o.iterations;
+  timing.timer = o.timer == "cupti" ? TimerKind::kCupti : TimerKind::kEvents;
+  timing.flush_l2 = !o.no_l2_flush;
+  if (o.adaptive) {
+    AdaptiveStop stop;
+    stop.min_samples = o.min_samples;
+    stop.min_time_s = o.min_time_s;
+    stop.target_relative_noise = o.target_noise;
+    stop.timeout_s = o.timeout_s;
+    timing.adaptive = stop;
+  }
+  return timing;
+}
+
+RunPlan make_plan(const auto& o, const std::vector<std::string>& arguments) {
+  RunPlan plan;
+  plan.suite = o.suite;
+  plan.workloads_dir = o.workloads_dir.empty() ? default_workloads_dir() : std::filesystem::path(o.workloads_dir);
+  plan.solutions = o.solutions;
+  plan.case_selectors = o.cases;
+  plan.custom_case_atol = o.custom_atol;
+  plan.seed = o.seed;
+  plan.correctness.rounds = o.rounds;
+  if (o.positions != "mixed") plan.correctness.forced_positions = parse_position_pattern(o.positions);
+  plan.correctness.max_abs_error_cap = o.max_abs_error;
+  plan.time_cases = !o.check_only;
+  plan.timing = timing_settings(o);
+  plan.device = o.device;
+  if (!o.gpu_spec.empty()) plan.gpu_spec_key = o.gpu_spec;
+  if (!o.baseline.empty()) plan.baseline_path = o.baseline;
+  if (!o.json.empty()) plan.json_path = o.json;
+  if (!o.dump.empty()) plan.dump_dir = o.dump;
+  plan.isolation = !o.no_isolation;
+  plan.case_timeout_s = o.case_timeout_s;
+  if (!o.worker_result.empty()) {
+    plan.worker = WorkerAssignment{o.worker_solution, o.worker_case, o.worker_result};
+    plan.isolation = false;
+  }
+  plan.argv = arguments;
+  plan.argv.insert(plan.argv.begin(), "vlbench");
+  return plan;
+}
+
+}  // namespace
+
+CommandLine::CommandLine() : options_(std::make_unique<Options>()), app_(std::make_unique<CLI::App>()) {
+  CLI::App& app = *app_;
+  app.name("vlbench");
+  app.description(
+      "Checks and times solutions of the Qwen3-VL vision-language cross-attention fusion layer (SOL-ExecBench "
+      "L2/034) the way the B200 leaderboard does.\n"
+      "Exit codes: 0 all selected cases passed (or were skipped), 1 a case failed, 2 bad usage or input files, "
+      "3 CUDA or system error (including: no GPU).");
+  app.footer("Examples:\n  vlbench --list\n  vlbench --suite all --solution fused_b200\n"
+             "  vlbench -s reference -c 0,15 --json results/run.json\n  vlbench compare A.json B.json\n"
+             "  vlbench export results/run.json -o traces.jsonl\n  vlbench package --solution template");
+  add_run_options(app, *options_);
+  options_->compare = app.add_subcommand("compare", "Compare two results files case by case (B relative to A)");
+  options_->compare->add_option("A", options_->compare_a, "Results JSON taken as the baseline")->required();
+  options_->compare->add_option("B", options_->compare_b, "Results JSON compared against A")->required();
+  options_->export_traces =
+      app.add_subcommand("export", "Write SOL-ExecBench traces (JSONL) from a results file (docs/leaderboard.md)");
+  options_->export_traces->add_option("RESULTS", options_->export_results, "Results JSON of a run")->required();
+  options_->export_traces->add_option("--reference", options_->export_reference,
+                                      "Results JSON of the reference solution (for reference_latency_ms)");
+  options_->export_traces->add_option("--output,-o", options_->export_output, "Traces file to write")
+      ->capture_default_str();
+  options_->package = app.add_subcommand("package", "Write a SOL-ExecBench solution.json for a registered solution");
+  options_->package->add_option("--solution,-s", options_->package_solution, "Registered solution name")->required();
+  options_->package->add_option("--output,-o", options_->package_output, "File to write (default NAME.solution.json)");
+  app.require_subcommand(0, 1);
+}
+
+CommandLine::~CommandLine() = default;
+
+Request CommandLine::parse(const std::vector<std::string>& arguments) {
+  *options_ = Options{.compare = options_->compare,
+                      .export_traces = options_->export_traces,
+                      .package = options_->package};
+  std::vector<std::string> reversed(arguments.rbegin(), arguments.rend());  // CLI11 takes them in reverse order
+  Request request;
+  try {
+    app_->parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    request.command = Command::kHelp;
+    request.help_text = app_->help();
+    return request;
+  } catch (const CLI::ParseError& error) {
+    throw UsageError(fmt::format("{} (run vlbench --help for the options)", error.what()));
+  }
+  const Options& o = *options_;
+  if (o.version) {
+    request.command = Command::kVersion;
+  } else if (options_->compare->parsed()) {
+    request.command = Command::kCompare;
+    request.compare = {o.compare_a, o.compare_b};
+  } else if (options_->export_traces->parsed()) {
+    request.command = Command::kExport;
+    request.export_traces.results_path = o.export_results;
+    if (!o.export_reference.empty()) request.export_traces.reference_path = o.export_reference;
+    request.export_traces.output_path = o.export_output;
+  } else if (options_->package->parsed()) {
+    request.command = Command::kPackage;
+    request.package.solution = o.package_solution;
+    request.package.source_root = default_workloads_dir().parent_path();
+    request.package.output_path = o.package_output;
+  } else if (o.list) {
+    request.command = Command::kList;
+  } else if (o.solutions.empty()) {
+    throw UsageError("no solution given: pass --solution NAME (vlbench --list shows the registered ones)");
+  }
+  request.plan = make_plan(o, arguments);
+  return request;
+}
+
+}  // namespace vlb::cli

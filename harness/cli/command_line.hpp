@@ -1,0 +1,49 @@
+#pragma once
+// The command line: CLI11 options turned into a request (a RunPlan or another command). Parsing never touches the
+// GPU, so every usage error is found first and exits 2.
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/report/export_traces.hpp"
+#include "harness/runner/run_plan.hpp"
+#include "harness/solution/package.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace vlb::cli {
+
+enum class Command { kRun, kList, kCompare, kExport, kPackage, kHelp, kVersion };
+
+struct CompareRequest {
+  std::filesystem::path baseline_file;   // A
+  std::filesystem::path candidate_file;  // B
+};
+
+struct Request {
+  Command command = Command::kRun;
+  RunPlan plan;
+  CompareRequest compare;
+  ExportRequest export_traces;
+  PackageRequest package;
+  std::string help_text;  // for kHelp
+};
+
+class CommandLine {
+ public:
+  CommandLine();
+  ~CommandLine();
+  // Throws UsageError with CLI11's message and a pointer to --help.
+  Request parse(const std::vector<std::string>& arguments);  // arguments without the program name
+
+ private:
+  struct Options;
+  std::unique_ptr<Options> options_;
+  std::unique_ptr<CLI::App> app_;
+};
+
+}  // namespace vlb::cli

@@ -1,0 +1,34 @@
+#include "harness/cli/list_command.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "harness/solution/registry.hpp"
+#include "harness/sol/speed_of_light.hpp"
+#include "harness/suite/suite.hpp"
+
+namespace vlb::cli {
+
+void print_listing(std::FILE* out, const RunPlan& plan) {
+  const Suite suite = load_suite(plan.suite, plan.workloads_dir);
+  const std::vector<Case> cases = select_cases(suite, plan.case_selectors, plan.custom_case_atol);
+  fmt::print(out, "Suite '{}' ({}), definition {}: {} cases\n", suite.name, suite.workloads_path.string(),
+             suite.definition.name, cases.size());
+  fmt::print(out, "{:>3}  {:<36}  {:>3}  {:>5}  {:>6}  {:>7}  {:>9}\n", "#", "uuid", "B", "Lq", "Lv", "atol",
+             "GFLOP");
+  for (const Case& c : cases) {
+    fmt::print(out, "{:>3}  {:<36}  {:>3}  {:>5}  {:>6}  {:>7.4g}  {:>9.1f}\n", c.index, c.uuid, c.shape.batch,
+               c.shape.lang_seq, c.shape.vision_seq, c.tolerance.atol, count_work(c.shape).flops / 1e9);
+  }
+  const auto solutions = SolutionRegistry::instance().list();
+  fmt::print(out, "\nSolutions ({}):\n", solutions.size());
+  for (const SolutionInfo& info : solutions) {
+    std::vector<std::string> targets;
+    for (int cc : info.target_compute_capabilities) targets.push_back(fmt::format("sm_{}", cc));
+    fmt::print(out, "  {:<14} {}\n  {:<14} author: {}; targets: {}; languages: {}\n", info.name, info.description, "",
+               info.author, targets.empty() ? std::string("any GPU") : fmt::format("{}", fmt::join(targets, ", ")),
+               fmt::join(info.languages, ", "));
+  }
+}
+
+}  // namespace vlb::cli

@@ -1,0 +1,11 @@
+#pragma once
+#include <cstdio>
+
+#include "harness/runner/run_plan.hpp"
+
+namespace vlb::cli {
+
+// The suite's cases and the registered solutions (no GPU needed).
+void print_listing(std::FILE* out, const RunPlan& plan);
+
+}  // namespace vlb::cli

@@ -1,0 +1,66 @@
+#include "harness/cli/vlbench_main.hpp"
+
+#include <fmt/format.h>
+#include <vlbench_git.hpp>
+
+#include <exception>
+
+#include "harness/cli/command_line.hpp"
+#include "harness/cli/list_command.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/report/results_json.hpp"
+#include "harness/report/table.hpp"
+#include "harness/runner/suite_runner.hpp"
+
+namespace vlb::cli {
+namespace {
+
+int run(const Request& request, std::FILE* out) {
+  switch (request.command) {
+    case Command::kHelp:
+      fmt::print(out, "{}", request.help_text);
+      return 0;
+    case Command::kVersion:
+      fmt::print(out, "vlbench {} (commit {}{}), CUTLASS {}\n", VLBENCH_VERSION, VLBENCH_GIT_COMMIT,
+                 VLBENCH_GIT_DIRTY ? ", with uncommitted changes" : "", VLBENCH_CUTLASS_VERSION);
+      return 0;
+    case Command::kList:
+      print_listing(out, request.plan);
+      return 0;
+    case Command::kCompare: {
+      const RunRecord a = read_results_file(request.compare.baseline_file);
+      const RunRecord b = read_results_file(request.compare.candidate_file);
+      print_comparison(out, compare_runs(a, b));
+      return 0;
+    }
+    case Command::kExport:
+      return run_export_command(request.export_traces);
+    case Command::kPackage:
+      return run_package_command(request.package);
+    case Command::kRun: {
+      const RunOutput result = execute_plan(request.plan, out);
+      print_case_table(out, result.record);
+      print_summary(out, result.record);
+      if (request.plan.json_path) fmt::print(out, "Results written to {}\n", request.plan.json_path->string());
+      return static_cast<int>(result.any_failure ? ExitCode::kCaseFailed : ExitCode::kSuccess);
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int vlbench_main(const std::vector<std::string>& arguments, std::FILE* out, std::FILE* err) {
+  try {
+    CommandLine command_line;
+    return run(command_line.parse(arguments), out);
+  } catch (const Error& error) {
+    fmt::print(err, "vlbench: error: {}\n", error.message());
+    return static_cast<int>(error.exit_code());
+  } catch (const std::exception& error) {
+    fmt::print(err, "vlbench: internal error: {}\n", error.what());
+    return static_cast<int>(ExitCode::kSystemError);
+  }
+}
+
+}  // namespace vlb::cli

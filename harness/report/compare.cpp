@@ -1,0 +1,104 @@
+// Comparing two runs case by case: the ratio of medians, and a verdict that does not call noise a speed-up.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "harness/report/table.hpp"
+#include "harness/report/text_format.hpp"
+
+namespace vlb {
+
+namespace {
+
+// The rule (docs/results-schema.md, "Comparing runs"): B is the "same" as A when the medians differ by no more than
+// twice the larger sample standard deviation of the two, or by less than 1% of A's median; otherwise "faster" or
+// "slower" by the sign of the difference.
+constexpr double kNoiseMultiple = 2.0;
+constexpr double kSameRelativeDifference = 0.01;
+
+std::string verdict_for(const Statistics& a, const Statistics& b) {
+  const double difference = b.median - a.median;
+  const double noise = kNoiseMultiple * std::max(a.stddev, b.stddev);
+  if (std::abs(difference) <= noise || std::abs(difference) < kSameRelativeDifference * a.median) return "same";
+  return difference < 0 ? "faster" : "slower";
+}
+
+// A suite case is known by its uuid; a custom case (no uuid) by its shape.
+using CaseKey = std::tuple<std::string, std::string, std::int64_t, std::int64_t, std::int64_t>;
+
+CaseKey key_of(const CaseResult& result, bool with_solution) {
+  const std::string solution = with_solution ? result.solution : std::string();
+  if (!result.uuid.empty()) return {solution, result.uuid, 0, 0, 0};
+  return {solution, std::string(), result.shape.batch, result.shape.lang_seq, result.shape.vision_seq};
+}
+
+std::set<std::string> solutions_of(const RunRecord& run) {
+  std::set<std::string> names;
+  for (const CaseResult& result : run.cases) names.insert(result.solution);
+  return names;
+}
+
+bool is_timed(const CaseResult& result) { return report_detail::median_latency_ms(result).has_value(); }
+
+}  // namespace
+
+std::vector<ComparisonRow> compare_runs(const RunRecord& a, const RunRecord& b) {
+  // Two runs of one solution each, under different names, compare that solution against the other one.
+  const std::set<std::string> solutions_a = solutions_of(a), solutions_b = solutions_of(b);
+  const bool one_each = solutions_a.size() == 1 && solutions_b.size() == 1;
+  const bool match_solution = !(one_each && solutions_a != solutions_b);
+
+  std::map<CaseKey, const CaseResult*> timed_in_a;
+  for (const CaseResult& result : a.cases) {
+    if (is_timed(result)) timed_in_a.emplace(key_of(result, match_solution), &result);
+  }
+  std::vector<ComparisonRow> rows;
+  for (const CaseResult& result_b : b.cases) {
+    const auto found = timed_in_a.find(key_of(result_b, match_solution));
+    if (!is_timed(result_b) || found == timed_in_a.end()) continue;
+    const CaseResult& result_a = *found->second;
+    ComparisonRow row;
+    row.solution = match_solution ? result_b.solution : result_a.solution + " vs " + result_b.solution;
+    row.uuid = result_b.uuid;
+    row.case_index = result_b.case_index;
+    row.latency_a_ms = result_a.timing->stats.median;
+    row.latency_b_ms = result_b.timing->stats.median;
+    row.ratio = row.latency_a_ms > 0 ? row.latency_b_ms / row.latency_a_ms : std::nan("");
+    row.verdict = verdict_for(result_a.timing->stats, result_b.timing->stats);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+void print_comparison(std::FILE* out, const std::vector<ComparisonRow>& rows) {
+  if (rows.empty()) {
+    fmt::print(out, "no case was timed in both runs\n");
+    return;
+  }
+  constexpr const char* kRowFormat = "{:<24} {:>3} {:<8} {:>10} {:>10} {:>7} {:<7}\n";
+  fmt::print(out, kRowFormat, "solution", "#", "uuid", "A us", "B us", "B/A", "verdict");
+  int faster = 0, slower = 0, same = 0;
+  double log_ratio_sum = 0;
+  int finite_ratios = 0;
+  for (const ComparisonRow& row : rows) {
+    fmt::print(out, kRowFormat, row.solution, report_detail::case_number(row.case_index),
+               report_detail::short_uuid(row.uuid), fmt::format("{:.2f}", row.latency_a_ms * 1000.0),
+               fmt::format("{:.2f}", row.latency_b_ms * 1000.0), fmt::format("{:.3f}", row.ratio), row.verdict);
+    faster += row.verdict == "faster";
+    slower += row.verdict == "slower";
+    same += row.verdict == "same";
+    if (std::isfinite(row.ratio) && row.ratio > 0) {
+      log_ratio_sum += std::log(row.ratio);
+      ++finite_ratios;
+    }
+  }
+  fmt::print(out, "B is faster on {}, slower on {}, the same on {} of {} cases", faster, slower, same, rows.size());
+  if (finite_ratios > 0) fmt::print(out, "; geometric mean B/A {:.3f}", std::exp(log_ratio_sum / finite_ratios));
+  fmt::print(out, "\n");
+}
+
+}  // namespace vlb

@@ -1,0 +1,224 @@
+#include "harness/report/export_traces.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <string>
+#include <system_error>
+
+#include "harness/core/errors.hpp"
+#include "harness/core/problem.hpp"
+#include "harness/report/json_node.hpp"
+#include "harness/report/results_json.hpp"
+
+namespace vlb {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// SOL-ExecBench serializes non-finite correctness figures as strings ("NaN", "Infinity"), never as bare NaN.
+json error_number(double value) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
+  return value;
+}
+
+// The input descriptors of the official workloads (workloads/workloads.jsonl): the position tensors follow vlbench's
+// generation rule ("custom"), every other input is drawn at random.
+json workload_inputs() {
+  json inputs = json::object();
+  for (int i = 0; i < kNumInputs; ++i) {
+    const auto id = static_cast<TensorId>(i);
+    const bool positions = id == TensorId::kLanguagePositionIds || id == TensorId::kVisionGridThw;
+    inputs[std::string(tensor_name(id))] = {{"type", positions ? "custom" : "random"}};
+  }
+  return inputs;
+}
+
+json workload_json(const CaseResult& result) {
+  return {{"uuid", result.uuid},
+          {"axes",
+           {{"batch_size", result.shape.batch},
+            {"lang_seq_len", result.shape.lang_seq},
+            {"vision_seq_len", result.shape.vision_seq}}},
+          {"inputs", workload_inputs()}};
+}
+
+std::string describe_case(const CaseResult& result) {
+  return "case " + std::to_string(result.case_index) + " (solution '" + result.solution + "', workload " +
+         result.uuid + ")";
+}
+
+// The worst figures over every correctness round (the final timed output included).
+json correctness_json(const CaseResult& result) {
+  if (result.correctness.empty()) {
+    throw InputError(describe_case(result) + " is " + std::string(status_name(result.status)) +
+                     " but records no correctness round, so its trace cannot carry the correctness that "
+                     "SOL-ExecBench requires for that status");
+  }
+  // A NaN figure (unknown) must win over any number, which std::max would not guarantee.
+  const auto worst = [](double current, double next) { return std::isnan(next) || next > current ? next : current; };
+  double max_abs = 0, max_rel = 0, min_matched_ratio = 1;
+  bool has_nan = false, has_inf = false;
+  for (const CorrectnessRound& round : result.correctness) {
+    const ComparisonStats& stats = round.stats;
+    max_abs = worst(max_abs, stats.max_abs_error);
+    max_rel = worst(max_rel, stats.max_rel_error);
+    min_matched_ratio = -worst(-min_matched_ratio, -stats.matched_ratio);
+    has_nan = has_nan || stats.nan_count > 0;
+    has_inf = has_inf || stats.inf_count > 0;
+  }
+  return {{"max_relative_error", error_number(max_rel)},
+          {"max_absolute_error", error_number(max_abs)},
+          {"extra",
+           {{"has_nan", has_nan},
+            {"has_inf", has_inf},
+            {"min_matched_ratio", error_number(min_matched_ratio)},
+            {"rounds", result.correctness.size()}}}};
+}
+
+// uuid -> median latency of the `reference` solution's timed, passed cases.
+std::map<std::string, double> reference_latencies(const RunRecord* run) {
+  std::map<std::string, double> latencies;
+  if (run == nullptr) return latencies;
+  for (const CaseResult& result : run->cases) {
+    if (result.solution != kReferenceSolutionName || result.uuid.empty()) continue;
+    if (result.status != CaseStatus::kPassed || !result.timing) continue;
+    latencies.emplace(result.uuid, result.timing->stats.median);
+  }
+  return latencies;
+}
+
+json performance_json(double latency_ms, const std::optional<double>& reference_ms) {
+  json performance = {{"latency_ms", latency_ms}};
+  if (reference_ms && latency_ms > 0) {
+    performance["reference_latency_ms"] = *reference_ms;
+    performance["speedup_factor"] = *reference_ms / latency_ms;
+  }
+  return performance;
+}
+
+// "NVIDIA H200" -> "NVIDIA_H200", SOL-ExecBench's spelling of hardware names.
+std::string hardware_name(const EnvironmentRecord& environment) {
+  std::string name = !environment.gpu_name.empty() ? environment.gpu_name : environment.gpu_spec_key;
+  if (name.empty()) return "unknown";
+  std::replace(name.begin(), name.end(), ' ', '_');
+  return name;
+}
+
+// CUDA's integer version (13000) as "13.0".
+std::string cuda_version_text(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
+
+// Library versions as strings only (the schema types libs as string -> string): unknown ones are left out.
+json environment_json(const EnvironmentRecord& environment) {
+  json libs = json::object();
+  const auto add = [&](const char* key, const std::string& value) {
+    if (!value.empty()) libs[key] = value;
+  };
+  add("cuda", environment.cuda_toolkit_version);
+  if (environment.runtime_version > 0) add("cuda_runtime", cuda_version_text(environment.runtime_version));
+  if (environment.driver_version > 0) add("cuda_driver", cuda_version_text(environment.driver_version));
+  add("cublas", environment.cublas_version);
+  add("cutlass", environment.cutlass_version);
+  return {{"hardware", hardware_name(environment)}, {"libs", libs}};
+}
+
+bool has_trace(const CaseResult& result) {
+  if (result.uuid.empty() || result.status == CaseStatus::kSkipped) return false;
+  // PASSED needs performance; a correctness-only run has none to give.
+  return result.status != CaseStatus::kPassed || result.timing.has_value();
+}
+
+json evaluation_json(const CaseResult& result, const RunRecord& run,
+                     const std::map<std::string, double>& preferred_references,
+                     const std::map<std::string, double>& fallback_references) {
+  json evaluation = {{"status", std::string(status_name(result.status))},
+                     {"log", result.reason},
+                     {"correctness", nullptr},
+                     {"performance", nullptr},
+                     {"environment", environment_json(run.environment)},
+                     {"timestamp", run.timestamp.empty() ? std::string("unknown") : run.timestamp}};
+  if (result.status == CaseStatus::kPassed || result.status == CaseStatus::kIncorrectNumerical) {
+    evaluation["correctness"] = correctness_json(result);
+  }
+  if (result.status == CaseStatus::kPassed) {
+    std::optional<double> reference_ms;
+    if (const auto found = preferred_references.find(result.uuid); found != preferred_references.end()) {
+      reference_ms = found->second;
+    } else if (const auto fallback = fallback_references.find(result.uuid); fallback != fallback_references.end()) {
+      reference_ms = fallback->second;
+    }
+    evaluation["performance"] = performance_json(result.timing->stats.median, reference_ms);
+  }
+  return evaluation;
+}
+
+}  // namespace
+
+std::vector<json> make_traces(const RunRecord& run, const RunRecord* reference_run) {
+  const std::map<std::string, double> preferred = reference_latencies(reference_run);
+  const std::map<std::string, double> fallback = reference_latencies(&run);
+  std::vector<json> traces;
+  for (const CaseResult& result : run.cases) {
+    if (!has_trace(result)) continue;
+    traces.push_back({{"definition", std::string(kTraceDefinitionName)},
+                      {"solution", result.solution},
+                      {"workload", workload_json(result)},
+                      {"evaluation", evaluation_json(result, run, preferred, fallback)}});
+  }
+  return traces;
+}
+
+void write_traces_jsonl(const fs::path& path, const std::vector<json>& traces) {
+  const std::string prefix = "cannot write traces to " + path.string() + ": ";
+  if (!path.has_filename()) throw UsageError(prefix + "the path names a folder, not a file");
+  const fs::path folder = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+  std::error_code error;
+  if (!fs::is_directory(folder, error)) throw UsageError(prefix + "folder " + folder.string() + " does not exist");
+  if (fs::is_directory(path, error)) throw UsageError(prefix + "it is an existing folder");
+
+  // Same folder as PATH, so that the rename is atomic (one file system).
+  const fs::path temporary = folder / ("." + path.filename().string() + ".tmp");
+  {
+    std::ofstream out(temporary, std::ios::out | std::ios::trunc);
+    if (!out) throw SystemError(prefix + "cannot create " + temporary.string() + ": " + std::strerror(errno));
+    for (const json& trace : traces) out << report_detail::dump_text(trace) << '\n';
+    out.close();
+    if (out.fail()) {
+      fs::remove(temporary, error);
+      throw SystemError(prefix + "cannot write " + temporary.string() + ": " + std::strerror(errno));
+    }
+  }
+  fs::rename(temporary, path, error);
+  if (error) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    throw SystemError(prefix + "cannot rename " + temporary.string() + ": " + error.message());
+  }
+}
+
+int run_export_command(const ExportRequest& request) {
+  const RunRecord run = read_results_file(request.results_path);
+  std::optional<RunRecord> reference;
+  if (request.reference_path) reference = read_results_file(*request.reference_path);
+  const std::vector<json> traces = make_traces(run, reference ? &*reference : nullptr);
+  write_traces_jsonl(request.output_path, traces);
+  const std::size_t left_out = run.cases.size() - traces.size();
+  std::cout << "wrote " << traces.size() << " trace(s) to " << request.output_path.string();
+  if (left_out > 0) {
+    std::cout << " (" << left_out << " case(s) left out: SKIPPED, custom shapes without a workload uuid, or PASSED "
+              << "without timing)";
+  }
+  std::cout << '\n';
+  return 0;
+}
+
+}  // namespace vlb

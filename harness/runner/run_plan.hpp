@@ -1,0 +1,50 @@
+#pragma once
+// What one vlbench invocation should do, as plain data: the CLI fills it, the runner executes it.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/inputs/generator.hpp"
+#include "harness/timing/measurement.hpp"
+
+namespace vlb {
+
+struct CorrectnessPlan {
+  // Rounds with fresh seeds (seed, seed+1, ...); the last uses random positions unless there is only one round
+  // and positions are official. With forced_positions set, every round uses that pattern.
+  int rounds = 3;
+  std::optional<PositionPattern> forced_positions;
+  std::optional<double> max_abs_error_cap;
+};
+
+// Set in a worker process: run one (solution, case) of the plan and write its result to `result_path`.
+struct WorkerAssignment {
+  std::string solution;
+  int case_position = 0;
+  std::filesystem::path result_path;
+};
+
+struct RunPlan {
+  std::string suite = "all";
+  std::filesystem::path workloads_dir;
+  std::vector<std::string> solutions;
+  std::vector<std::string> case_selectors;
+  double custom_case_atol = 0.01;
+  std::uint64_t seed = 20260;
+  CorrectnessPlan correctness;
+  bool time_cases = true;
+  TimingSettings timing;
+  int device = 0;
+  std::optional<std::string> gpu_spec_key;
+  std::optional<std::filesystem::path> baseline_path;  // default: the published table for the selected GPU spec
+  std::optional<std::filesystem::path> json_path;
+  std::optional<std::filesystem::path> dump_dir;  // write a safetensors dump of each checked case here
+  bool isolation = true;          // each (solution, case) in its own worker process
+  double case_timeout_s = 600;    // per (solution, case), with isolation
+  std::optional<WorkerAssignment> worker;
+  std::vector<std::string> argv;  // as given, starting with "vlbench"
+};
+
+}  // namespace vlb

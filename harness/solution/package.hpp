@@ -1,0 +1,41 @@
+#pragma once
+// `vlbench package`: a registered solution as a SOL-ExecBench solution.json (the Solution schema: name, definition,
+// author, description, spec, sources), ready for the leaderboard's evaluator. The sources are the solution's folder,
+// the torch-binding entry file packaging/torch_binding.cpp, and the closure of the project files they need: every
+// `#include "..."` followed from the project root, plus the implementation file beside each project header.
+// docs/leaderboard.md explains the choices (target hardware, languages, flags).
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/solution/solution.hpp"
+
+namespace vlb {
+
+inline constexpr std::string_view kPackageDefinitionName = "034_vision_language_cross_attention_fusion";
+inline constexpr std::string_view kBindingEntryFile = "packaging/torch_binding.cpp";
+inline constexpr std::string_view kBindingEntrySymbol = "run";
+
+// The package of `info`'s solution, read from `source_root`/solutions/<name>/ and the project files it includes.
+// Throws UsageError when the solution has no folder there or its name is not a C identifier (the binding receives it
+// as a compile definition), InputError naming the file and line for an include that does not resolve inside the
+// project or that the evaluator cannot satisfy (fmt, nlohmann, CLI11, Catch2).
+nlohmann::json make_solution_package(const SolutionInfo& info, const std::filesystem::path& source_root);
+
+// Writes the package as indented JSON, atomically (temporary file in the same folder, then rename).
+void write_solution_package(const std::filesystem::path& path, const nlohmann::json& package);
+
+// `vlbench package --solution NAME [-o solution.json]`.
+struct PackageRequest {
+  std::string solution;
+  std::filesystem::path source_root;  // the vlbench source tree (default_workloads_dir() / "..")
+  std::filesystem::path output_path;  // "<name>.solution.json" when empty
+};
+// Looks the solution up in the registry (UsageError naming the known ones), packages it, writes it, prints one line
+// saying what it wrote; returns 0.
+int run_package_command(const PackageRequest& request);
+
+}  // namespace vlb

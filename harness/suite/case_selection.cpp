@@ -1,0 +1,152 @@
+// Turns command-line selectors (index, uuid or uuid prefix, or a custom "B,Lq,Lv") into the cases to run.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <charconv>
+#include <cmath>
+
+#include "harness/core/errors.hpp"
+#include "harness/suite/suite.hpp"
+#include "harness/suite/suite_axes.hpp"
+
+namespace vlb {
+
+namespace {
+
+constexpr std::size_t kMinUuidPrefix = 8;
+constexpr std::size_t kLabelUuidChars = 8;
+
+std::optional<std::int64_t> parse_integer(std::string_view text) {
+  std::int64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  return value;
+}
+
+bool is_digits(std::string_view text) {
+  return !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+std::string valid_indices(const Suite& suite) {
+  if (suite.workloads.empty()) return "the suite is empty";
+  return fmt::format("valid indices 0..{}", suite.workloads.size() - 1);
+}
+
+// A long all-digit selector may be a uuid prefix rather than an index.
+bool any_uuid_starts_with(const Suite& suite, std::string_view prefix) {
+  for (const Workload& workload : suite.workloads) {
+    if (workload.uuid.starts_with(prefix)) return true;
+  }
+  return false;
+}
+
+Case suite_case(const Suite& suite, std::size_t index) {
+  const Workload& workload = suite.workloads[index];
+  Case result;
+  result.index = static_cast<int>(index);
+  result.uuid = workload.uuid;
+  result.shape = workload.shape;
+  result.tolerance = workload.tolerance;
+  result.workload = &workload;
+  return result;
+}
+
+Case custom_case(std::string_view selector, double custom_atol) {
+  std::vector<std::int64_t> values;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = selector.find(',', start);
+    const std::string_view part = selector.substr(start, comma == std::string_view::npos ? comma : comma - start);
+    const auto value = parse_integer(part);
+    if (!value) {
+      throw UsageError(
+          fmt::format("custom case '{}': '{}' is not an integer; write B,Lq,Lv, e.g. 2,256,392", selector, part));
+    }
+    values.push_back(*value);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  if (values.size() != 3) {
+    throw UsageError(
+        fmt::format("custom case '{}' has {} numbers; write exactly B,Lq,Lv, e.g. 2,256,392", selector, values.size()));
+  }
+  Case result;
+  result.shape = ProblemShape{values[0], values[1], values[2]};
+  if (auto violation = suite_detail::shape_limit_violation(result.shape)) {
+    throw UsageError(fmt::format("custom case '{}': {}", selector, *violation));
+  }
+  result.tolerance.atol = custom_atol;
+  return result;
+}
+
+Case indexed_case(const Suite& suite, std::string_view selector) {
+  const auto index = parse_integer(selector);
+  if (!index || *index < 0 || *index >= static_cast<std::int64_t>(suite.workloads.size())) {
+    throw UsageError(fmt::format("case index {} is out of range: suite '{}' has {} workloads ({})", selector,
+                                 suite.name, suite.workloads.size(), valid_indices(suite)));
+  }
+  return suite_case(suite, static_cast<std::size_t>(*index));
+}
+
+Case uuid_case(const Suite& suite, std::string_view selector) {
+  for (std::size_t i = 0; i < suite.workloads.size(); ++i) {
+    if (suite.workloads[i].uuid == selector) return suite_case(suite, i);
+  }
+  if (selector.size() < kMinUuidPrefix) {
+    throw UsageError(
+        fmt::format("'{}' selects no case: give an index ({}), a uuid or a uuid prefix of at least {} "
+                    "characters, or B,Lq,Lv for a custom size",
+                    selector, valid_indices(suite), kMinUuidPrefix));
+  }
+  std::vector<std::size_t> matches;
+  for (std::size_t i = 0; i < suite.workloads.size(); ++i) {
+    if (suite.workloads[i].uuid.starts_with(selector)) matches.push_back(i);
+  }
+  if (matches.empty()) {
+    throw UsageError(
+        fmt::format("no workload of suite '{}' has a uuid starting with '{}' (list them with the "
+                    "suite's workload file {})",
+                    suite.name, selector, suite.workloads_path.string()));
+  }
+  if (matches.size() > 1) {
+    std::vector<std::string> uuids;
+    for (std::size_t i : matches) uuids.push_back(fmt::format("#{} {}", i, suite.workloads[i].uuid));
+    throw UsageError(fmt::format("uuid prefix '{}' is ambiguous: it matches {}; give more characters", selector,
+                                 fmt::join(uuids, ", ")));
+  }
+  return suite_case(suite, matches.front());
+}
+
+}  // namespace
+
+std::string Case::label() const {
+  if (workload == nullptr) return "custom " + describe(shape);
+  return fmt::format("#{} {}", index, uuid.substr(0, kLabelUuidChars));
+}
+
+std::vector<Case> select_cases(const Suite& suite, const std::vector<std::string>& selectors, double custom_atol) {
+  if (!(std::isfinite(custom_atol) && custom_atol >= 0.0)) {
+    throw UsageError(fmt::format("the tolerance for custom cases must be a finite atol >= 0, got {}", custom_atol));
+  }
+  std::vector<Case> cases;
+  if (selectors.empty()) {
+    for (std::size_t i = 0; i < suite.workloads.size(); ++i) cases.push_back(suite_case(suite, i));
+    return cases;
+  }
+  for (const std::string& selector : selectors) {
+    if (selector.empty()) {
+      throw UsageError(fmt::format("empty case selector: give an index ({}), a uuid (prefix) or B,Lq,Lv",
+                                   suite.workloads.empty() ? std::string("none") : valid_indices(suite)));
+    }
+    if (selector.find(',') != std::string::npos) {
+      cases.push_back(custom_case(selector, custom_atol));
+    } else if (is_digits(selector) && !(selector.size() >= kMinUuidPrefix && any_uuid_starts_with(suite, selector))) {
+      cases.push_back(indexed_case(suite, selector));
+    } else {
+      cases.push_back(uuid_case(suite, selector));
+    }
+  }
+  return cases;
+}
+
+}  // namespace vlb

@@ -1,0 +1,277 @@
+// fused_b200_stage_bench: times each projection stage of the fused solution and cuBLAS (cublasGemmEx, bf16 in, fp32
+// compute, no epilogue) on every distinct suite shape, L2 flushed before each iteration; prints a table and, with
+// --json PATH, writes the same numbers.
+#include <CLI/CLI.hpp>
+#include <cublas_v2.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <optional>
+#include <utility>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "harness/core/cuda_check.hpp"
+#include "harness/core/device_buffer.hpp"
+#include "harness/core/device_info.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/inputs/input_set.hpp"
+#include "solutions/fused_b200/bench/stage_shapes.hpp"
+#include "solutions/fused_b200/bench/stage_timer.hpp"
+#include "solutions/fused_b200/projection_gemm.hpp"
+
+namespace vlb::fused_b200::bench {
+namespace {
+
+struct Options {
+  std::string workloads_dir;
+  std::string json_path;
+  std::uint64_t seed = 2026;
+  TimerSettings timer;
+};
+
+struct StageResult {
+  StageShape shape;
+  std::string plan;
+  double stage_us = 0;   // with the heuristic's plan
+  double cublas_us = 0;
+  std::vector<std::pair<std::string, double>> alternatives;  // microseconds with other plans
+};
+
+// Operands large enough for every shape: rows are prefixes of the largest activations.
+struct StageOperands {
+  DeviceInputs inputs;
+  DeviceBuffer q_or_o_out;
+  DeviceBuffer k_out;
+  DeviceBuffer v_out;
+  DeviceBuffer workspace;
+
+  StageOperands(std::int64_t max_lang_rows, std::int64_t max_vision_rows, std::size_t workspace_bytes,
+                std::uint64_t seed, cudaStream_t stream)
+      : inputs(ProblemShape{1, max_lang_rows, max_vision_rows}),
+        q_or_o_out(static_cast<std::size_t>(max_lang_rows) * ModelDims::kHidden * sizeof(bf16)),
+        k_out(static_cast<std::size_t>(max_vision_rows) * ModelDims::kKvProjDim * sizeof(bf16)),
+        v_out(static_cast<std::size_t>(max_vision_rows) * ModelDims::kKvProjDim * sizeof(bf16)),
+        workspace(workspace_bytes) {
+    inputs.generate(InputSettings{seed, PositionPattern::kOfficial}, stream);
+  }
+  const bf16* bf16_input(TensorId id) const { return static_cast<const bf16*>(inputs.data(id)); }
+  const std::int64_t* int64_input(TensorId id) const { return static_cast<const std::int64_t*>(inputs.data(id)); }
+};
+
+class CublasHandle {
+ public:
+  CublasHandle() { VLB_CUBLAS_CHECK(cublasCreate(&handle_)); }
+  ~CublasHandle() { (void)cublasDestroy(handle_); }
+  CublasHandle(const CublasHandle&) = delete;
+  CublasHandle& operator=(const CublasHandle&) = delete;
+  cublasHandle_t get() const { return handle_; }
+
+ private:
+  cublasHandle_t handle_ = nullptr;
+};
+
+// Row-major out[rows, n] = a[rows, k] * w[n, k]^T, i.e. column-major out^T = w^T(op T) * a^T.
+void cublas_projection(cublasHandle_t handle, const bf16* a, const bf16* w, bf16* out, std::int64_t rows,
+                       std::int64_t n, std::int64_t k, cudaStream_t stream) {
+  const float alpha = 1.0f;
+  const float beta = 0.0f;
+  VLB_CUBLAS_CHECK(cublasSetStream(handle, stream));
+  VLB_CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(n), static_cast<int>(rows),
+                                static_cast<int>(k), &alpha, w, CUDA_R_16BF, static_cast<int>(k), a, CUDA_R_16BF,
+                                static_cast<int>(k), &beta, out, CUDA_R_16BF, static_cast<int>(n), CUBLAS_COMPUTE_32F,
+                                CUBLAS_GEMM_DEFAULT));
+}
+
+// The launch of one stage on the benchmark's operands (what launch_q/kv/o_projection build), with an optional plan.
+ProjectionLaunch stage_launch(const StageShape& shape, StageOperands& ops, std::optional<ProjectionPlan> plan) {
+  ProjectionLaunch launch;
+  launch.shape = {shape.rows, shape.n, shape.k, shape.groups};
+  launch.plan = plan;
+  bf16* out = ops.q_or_o_out.as<bf16>();
+  switch (shape.stage) {
+    case Stage::kQ:
+      launch.activations = ops.bf16_input(TensorId::kLanguageHiddenStates);
+      launch.outputs[0] = {ops.bf16_input(TensorId::kQProjWeight), ops.bf16_input(TensorId::kQProjBias), out,
+                           RopeKind::kLanguage, ops.int64_input(TensorId::kLanguagePositionIds), 1.0f};
+      break;
+    case Stage::kKv:
+      launch.activations = ops.bf16_input(TensorId::kVisionHiddenStates);
+      launch.outputs[0] = {ops.bf16_input(TensorId::kKProjWeight), ops.bf16_input(TensorId::kKProjBias),
+                           ops.k_out.as<bf16>(), RopeKind::kVision, ops.int64_input(TensorId::kVisionGridThw), 1.0f};
+      launch.outputs[1] = {ops.bf16_input(TensorId::kVProjWeight), ops.bf16_input(TensorId::kVProjBias),
+                           ops.v_out.as<bf16>(), RopeKind::kNone, nullptr, 1.0f};
+      break;
+    case Stage::kO:
+      // The language hidden states stand in for the attention output (same shape and dtype).
+      launch.activations = ops.bf16_input(TensorId::kLanguageHiddenStates);
+      launch.outputs[0] = {ops.bf16_input(TensorId::kOProjWeight), nullptr, out, RopeKind::kNone, nullptr, 1.0f};
+      break;
+  }
+  return launch;
+}
+
+void cublas_stage(const StageShape& shape, StageOperands& ops, cublasHandle_t cublas, cudaStream_t stream) {
+  const ProjectionLaunch launch = stage_launch(shape, ops, std::nullopt);
+  for (int group = 0; group < shape.groups; ++group) {
+    cublas_projection(cublas, launch.activations, launch.outputs[group].weight, launch.outputs[group].output,
+                      shape.rows, shape.n, shape.k, stream);
+  }
+}
+
+// The plans compared on each shape besides the heuristic's: data-parallel on either kernel and stream-K always,
+// split-K 2 and 4 where the output tiles fill less than two waves.
+std::vector<std::pair<std::string, ProjectionPlan>> alternative_plans(const StageShape& shape, int sm_count) {
+  const ProjectionPlan automatic = plan_projection({shape.rows, shape.n, shape.k, shape.groups}, sm_count);
+  std::vector<std::pair<std::string, ProjectionPlan>> plans;
+  ProjectionPlan plan = automatic;
+  plan.splits = 1;
+  plan.decomposition = Decomposition::kDataParallel;
+  plan.schedule = MainloopSchedule::kCooperative;
+  plans.emplace_back("dp_coop", plan);
+  plan.schedule = MainloopSchedule::kPingpong;
+  plans.emplace_back("dp_pingpong", plan);
+  plan.schedule = MainloopSchedule::kCooperative;
+  plan.decomposition = Decomposition::kStreamK;
+  plans.emplace_back("streamk", plan);
+  if (automatic.output_tiles < 2 * sm_count) {
+    for (int splits : {2, 4}) {
+      plan.decomposition = Decomposition::kSplitK;
+      plan.splits = splits;
+      plans.emplace_back(fmt::format("split{}", splits), plan);
+    }
+  }
+  return plans;
+}
+
+std::size_t workspace_for_all_plans(const std::vector<StageShape>& shapes, int sm_count) {
+  std::size_t bytes = 0;
+  for (const StageShape& shape : shapes) {
+    const ProjectionShape projection{shape.rows, shape.n, shape.k, shape.groups};
+    bytes = std::max(bytes, projection_workspace_bytes(projection, sm_count));
+    for (const auto& [name, plan] : alternative_plans(shape, sm_count)) {
+      bytes = std::max(bytes, projection_workspace_bytes(projection, sm_count, plan));
+    }
+  }
+  return bytes;
+}
+
+StageResult time_stage(const StageShape& shape, StageOperands& ops, cublasHandle_t cublas, ColdL2Timer& timer,
+                       int sm_count, cudaStream_t stream) {
+  StageResult result;
+  result.shape = shape;
+  const ProjectionPlan plan = plan_projection({shape.rows, shape.n, shape.k, shape.groups}, sm_count);
+  result.plan = std::string(decomposition_name(plan.decomposition)) +
+                (plan.decomposition == Decomposition::kSplitK ? fmt::format("x{}", plan.splits) : "") +
+                (plan.schedule == MainloopSchedule::kPingpong ? "/pp" : "");
+  const Workspace workspace{ops.workspace.data(), ops.workspace.bytes()};
+  const ProjectionLaunch automatic = stage_launch(shape, ops, std::nullopt);
+  result.stage_us = timer.median_us([&](cudaStream_t s) { launch_projection(automatic, sm_count, workspace, s); },
+                                    stream);
+  result.cublas_us = timer.median_us([&](cudaStream_t s) { cublas_stage(shape, ops, cublas, s); }, stream);
+  for (const auto& [name, alternative] : alternative_plans(shape, sm_count)) {
+    const ProjectionLaunch launch = stage_launch(shape, ops, alternative);
+    result.alternatives.emplace_back(
+        name, timer.median_us([&](cudaStream_t s) { launch_projection(launch, sm_count, workspace, s); }, stream));
+  }
+  return result;
+}
+
+double tflops(const StageShape& shape, double us) { return shape.flops() / (us * 1e-6) / 1e12; }
+
+void print_table(const std::vector<StageResult>& results) {
+  std::printf("%-5s %7s %6s %6s %3s %-16s %10s %10s %9s %9s %7s\n", "stage", "rows", "N", "K", "L", "plan",
+              "stage_us", "cublas_us", "stage_TF", "cublas_TF", "ratio");
+  for (const StageResult& r : results) {
+    std::printf("%-5s %7lld %6lld %6lld %3d %-16s %10.2f %10.2f %9.1f %9.1f %7.3f\n",
+                stage_name(r.shape.stage).c_str(), static_cast<long long>(r.shape.rows),
+                static_cast<long long>(r.shape.n), static_cast<long long>(r.shape.k), r.shape.groups, r.plan.c_str(),
+                r.stage_us, r.cublas_us, tflops(r.shape, r.stage_us), tflops(r.shape, r.cublas_us),
+                r.stage_us / r.cublas_us);
+  }
+  std::printf("\nother plans (us):\n");
+  for (const StageResult& r : results) {
+    std::string line = fmt::format("{:<5} {:>7}", stage_name(r.shape.stage), r.shape.rows);
+    for (const auto& [name, us] : r.alternatives) line += fmt::format("  {}={:.2f}", name, us);
+    std::printf("%s\n", line.c_str());
+  }
+}
+
+void write_json(const std::string& path, const std::vector<StageResult>& results, const DeviceInfo& device,
+                const Options& options) {
+  nlohmann::json root;
+  root["device"] = device.name;
+  root["sm_count"] = device.sm_count;
+  root["seed"] = options.seed;
+  root["warmup_iterations"] = options.timer.warmup_iterations;
+  root["timed_iterations"] = options.timer.timed_iterations;
+  root["timer"] = "cuda events, L2 flushed (2x L2 memset) before each iteration, median";
+  for (const StageResult& r : results) {
+    root["stages"].push_back({{"stage", stage_name(r.shape.stage)}, {"rows", r.shape.rows}, {"n", r.shape.n},
+                              {"k", r.shape.k}, {"groups", r.shape.groups}, {"plan", r.plan},
+                              {"stage_us", r.stage_us}, {"cublas_us", r.cublas_us},
+                              {"stage_tflops", tflops(r.shape, r.stage_us)},
+                              {"cublas_tflops", tflops(r.shape, r.cublas_us)},
+                              {"ratio_stage_over_cublas", r.stage_us / r.cublas_us},
+                              {"other_plans_us", nlohmann::json(r.alternatives)}});
+  }
+  std::ofstream file(path);
+  if (!file) throw SystemError("cannot write " + path);
+  file << root.dump(2) << "\n";
+}
+
+int run(const Options& options) {
+  const DeviceInfo device = query_device(0);
+  const Suite suite = load_suite("all", options.workloads_dir);
+  const std::vector<StageShape> shapes = stage_shapes(suite.workloads);
+  std::int64_t max_lang = 0;
+  std::int64_t max_vision = 0;
+  for (const StageShape& shape : shapes) {
+    std::int64_t& max_rows = shape.stage == Stage::kKv ? max_vision : max_lang;
+    max_rows = std::max(max_rows, shape.rows);
+  }
+  const std::size_t workspace_bytes = workspace_for_all_plans(shapes, device.sm_count);
+  cudaStream_t stream = nullptr;
+  VLB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  StageOperands ops(max_lang, max_vision, workspace_bytes, options.seed, stream);
+  CublasHandle cublas;
+  ColdL2Timer timer(device.l2_bytes, options.timer);
+  std::vector<StageResult> results;
+  for (const StageShape& shape : shapes) results.push_back(time_stage(shape, ops, cublas.get(), timer,
+                                                                      device.sm_count, stream));
+  VLB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  VLB_CUDA_CHECK(cudaStreamDestroy(stream));
+  std::printf("%s, %d SMs; %d warm-up + %d timed iterations, L2 flushed, median\n", device.name.c_str(),
+              device.sm_count, options.timer.warmup_iterations, options.timer.timed_iterations);
+  print_table(results);
+  if (!options.json_path.empty()) write_json(options.json_path, results, device, options);
+  return 0;
+}
+
+}  // namespace
+}  // namespace vlb::fused_b200::bench
+
+int main(int argc, char** argv) {
+  vlb::fused_b200::bench::Options options;
+  options.workloads_dir = vlb::default_workloads_dir().string();
+  CLI::App app{"Times the fused_b200 projection stages against cuBLAS on the suite's distinct shapes"};
+  app.add_option("--workloads", options.workloads_dir, "folder holding definition.json and workloads.jsonl");
+  app.add_option("--json", options.json_path, "write the results to this JSON file");
+  app.add_option("--seed", options.seed, "input seed");
+  app.add_option("--warmup", options.timer.warmup_iterations, "warm-up iterations")->check(CLI::PositiveNumber);
+  app.add_option("--iterations", options.timer.timed_iterations, "timed iterations")->check(CLI::PositiveNumber);
+  CLI11_PARSE(app, argc, argv);
+  try {
+    return vlb::fused_b200::bench::run(options);
+  } catch (const vlb::Error& error) {
+    std::fprintf(stderr, "error: %s (%s)\n", error.message().c_str(), vlb::describe_location(error.where()).c_str());
+    return static_cast<int>(error.exit_code());
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "error: %s\n", error.what());
+    return 3;
+  }
+}

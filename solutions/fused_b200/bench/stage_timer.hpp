@@ -1,0 +1,35 @@
+#pragma once
+// A small cold-L2 timer for the stage benchmark: before every iteration the L2 is flushed by writing a buffer of twice
+// its size (outside the timed window), then CUDA events bracket the call; the median of the timed iterations.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <functional>
+
+#include "harness/core/device_buffer.hpp"
+
+namespace vlb::fused_b200::bench {
+
+struct TimerSettings {
+  int warmup_iterations = 5;
+  int timed_iterations = 30;
+};
+
+class ColdL2Timer {
+ public:
+  ColdL2Timer(std::size_t l2_bytes, TimerSettings settings);
+  ~ColdL2Timer();
+  ColdL2Timer(const ColdL2Timer&) = delete;
+  ColdL2Timer& operator=(const ColdL2Timer&) = delete;
+
+  // Median microseconds of call(stream).
+  double median_us(const std::function<void(cudaStream_t)>& call, cudaStream_t stream);
+
+ private:
+  TimerSettings settings_;
+  DeviceBuffer flush_;
+  cudaEvent_t start_ = nullptr;
+  cudaEvent_t stop_ = nullptr;
+};
+
+}  // namespace vlb::fused_b200::bench

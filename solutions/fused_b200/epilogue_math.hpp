@@ -1,0 +1,103 @@
+#pragma once
+// Architecture-neutral epilogue math of the projection GEMMs: bias, 1D RoPE for Q, sectioned 3D RoPE for K and the
+// optional softmax-scale fold. Everything runs in fp32 on the fp32 accumulator; the caller rounds to bf16 once.
+// The same functions run on the host (CPU tests) and inside the sm90 / sm100 epilogues.
+#include <cmath>
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define VLB_FUSED_HD __host__ __device__ __forceinline__
+#else
+#define VLB_FUSED_HD inline
+#endif
+
+namespace vlb::fused_b200 {
+
+inline constexpr int kHeadDim = 128;
+inline constexpr float kLog2RopeTheta = 13.287712379549449f;  // log2(10000)
+
+// Sectioned 3D RoPE of K: [0,42) t, [42,84) h, [84,128) w.
+inline constexpr int kVisionSectionStart[3] = {0, 42, 84};
+inline constexpr int kVisionSectionWidth[3] = {42, 42, 44};
+static_assert(kVisionSectionStart[1] == 42 && kVisionSectionStart[2] == 84 && kVisionSectionWidth[2] == 44,
+              "vision_rotary_pair spells these section bounds out as scalars");
+
+enum class RopeKind : int {
+  kNone = 0,      // bias only (V, O)
+  kLanguage = 1,  // 1D rotate-half over the whole head, position from language_position_ids [rows]
+  kVision = 2,    // sectioned 3D rotate-half, positions (t, h, w) from vision_grid_thw [rows, 3]
+};
+
+// Where element d of a head gets its rotation partner: out[d] = x[d]*cos + sign * x[partner]*sin, with
+// angle = position[section] * inv_freq(freq_index, width).
+struct RotaryPair {
+  int partner = 0;
+  int freq_index = 0;
+  int width = kHeadDim;  // rotated width (the section's, or the whole head's)
+  int section = 0;       // which position: 0 for Q; 0 t, 1 h, 2 w for K
+  float sign = 1.0f;     // -1 in the first half of the rotated width, +1 in the second
+};
+
+VLB_FUSED_HD RotaryPair rotate_half_pair(int offset_in_section, int width, int section_start, int section) {
+  const int half = width / 2;
+  const bool first_half = offset_in_section < half;
+  RotaryPair pair;
+  pair.freq_index = first_half ? offset_in_section : offset_in_section - half;
+  pair.partner = section_start + (first_half ? offset_in_section + half : offset_in_section - half);
+  pair.width = width;
+  pair.section = section;
+  pair.sign = first_half ? -1.0f : 1.0f;
+  return pair;
+}
+
+// d in [0, 128): 1D rotate-half over the whole head (pairs (i, i+64)).
+VLB_FUSED_HD RotaryPair language_rotary_pair(int d) { return rotate_half_pair(d, kHeadDim, 0, 0); }
+
+// d in [0, 128): rotate-half inside the section holding d (pairs (s0+i, s0+i+w_s/2)).
+VLB_FUSED_HD RotaryPair vision_rotary_pair(int d) {
+  // Scalar constants rather than the arrays above: device code cannot index host constexpr arrays at run time.
+  if (d < 42) return rotate_half_pair(d, 42, 0, 0);
+  if (d < 84) return rotate_half_pair(d - 42, 42, 42, 1);
+  return rotate_half_pair(d - 84, 44, 84, 2);
+}
+
+// inv_freq[i] = theta^(-2i/width), in fp32 as the reference's table.
+VLB_FUSED_HD float rope_inv_freq(int freq_index, int width) {
+  return exp2f(-(static_cast<float>(2 * freq_index) / static_cast<float>(width)) * kLog2RopeTheta);
+}
+
+// cos and sin of an fp32 angle (positions reach ~12544 rad). On the device: a two-step reduction to [-pi, pi] and the
+// fast hardware sincos, accurate to ~1e-6 absolute there, far below one bf16 step; on the host: the C library.
+VLB_FUSED_HD void rope_cos_sin(float angle, float& cos_value, float& sin_value) {
+#if defined(__CUDA_ARCH__)
+  constexpr float kTwoPiHi = 6.28318548202514648f;   // fp32(2*pi)
+  constexpr float kTwoPiLo = -1.7484556e-7f;         // 2*pi - kTwoPiHi
+  constexpr float kInvTwoPi = 0.159154943091895336f;
+  const float turns = rintf(angle * kInvTwoPi);
+  float reduced = fmaf(-turns, kTwoPiHi, angle);
+  reduced = fmaf(-turns, kTwoPiLo, reduced);
+  __sincosf(reduced, &sin_value, &cos_value);
+#else
+  cos_value = std::cos(angle);
+  sin_value = std::sin(angle);
+#endif
+}
+
+VLB_FUSED_HD float rope_angle(float position, const RotaryPair& pair) {
+  return position * rope_inv_freq(pair.freq_index, pair.width);
+}
+
+// One rotated element: x and its partner already carry their bias.
+VLB_FUSED_HD float rotate_element(float x, float partner, float cos_value, float sin_value, float sign) {
+  return fmaf(x, cos_value, sign * partner * sin_value);
+}
+
+// The whole epilogue of one element: value = (acc + bias), rotated with its partner, then scaled.
+VLB_FUSED_HD float rope_element(float x, float partner, float position, const RotaryPair& pair, float scale) {
+  float cos_value = 0.0f;
+  float sin_value = 0.0f;
+  rope_cos_sin(rope_angle(position, pair), cos_value, sin_value);
+  return rotate_element(x, partner, cos_value, sin_value, pair.sign) * scale;
+}
+
+}  // namespace vlb::fused_b200

@@ -1,0 +1,102 @@
+// The sm90a projection launcher: orders the groups by weight address, picks one launch (the weights' distance as the
+// L stride) or one per group, and runs the plan on the cooperative (stream-K scheduler) or ping-pong (persistent
+// data-parallel) instantiation. No CUTLASS kernel is instantiated here.
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+#include "solutions/fused_b200/projection_kernels.hpp"
+
+namespace vlb::fused_b200::sm90 {
+namespace {
+
+constexpr std::int64_t kMaxTmaStrideBytes = std::int64_t{1} << 40;
+constexpr std::int64_t kElementBytes = 2;  // bf16
+
+// The weights of the groups as one L-strided tensor, or why that is impossible.
+struct GroupedWeights {
+  bool one_launch = true;
+  bool swapped = false;            // group 0 of the launch is the caller's output 1
+  std::int64_t group_stride = 0;   // elements
+};
+
+GroupedWeights group_weights(const ProjectionLaunch& launch) {
+  GroupedWeights grouped;
+  if (launch.shape.groups == 1) {
+    grouped.group_stride = launch.shape.out_features * launch.shape.in_features;  // never stepped: L = 1
+    return grouped;
+  }
+  auto first = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(launch.outputs[0].weight));
+  auto second = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(launch.outputs[1].weight));
+  grouped.swapped = second < first;
+  if (grouped.swapped) std::swap(first, second);
+  const std::int64_t difference_bytes = second - first;
+  grouped.one_launch = difference_bytes > 0 && difference_bytes % 16 == 0 && difference_bytes < kMaxTmaStrideBytes;
+  grouped.group_stride = difference_bytes / kElementBytes;
+  return grouped;
+}
+
+ProjectionPlan plan_for(const ProjectionShape& shape, int sm_count, const std::optional<ProjectionPlan>& chosen) {
+  const ProjectionPlan plan = chosen.has_value() ? *chosen : plan_projection(shape, sm_count);
+  check_projection_plan(plan);
+  return plan;
+}
+
+std::size_t workspace_bytes(const GemmLaunch& gemm, int sm_count) {
+  return gemm.plan.schedule == MainloopSchedule::kPingpong ? pingpong_workspace_bytes(gemm, sm_count)
+                                                           : cooperative_workspace_bytes(gemm, sm_count);
+}
+
+void run(const GemmLaunch& gemm, int sm_count, Workspace workspace, cudaStream_t stream) {
+  if (gemm.plan.schedule == MainloopSchedule::kPingpong) {
+    run_pingpong(gemm, sm_count, workspace, stream);
+  } else {
+    run_cooperative(gemm, sm_count, workspace, stream);
+  }
+}
+
+GemmLaunch gemm_launch(const ProjectionLaunch& launch, const ProjectionOutput* outputs, int groups,
+                       std::int64_t group_stride, int sm_count) {
+  GemmLaunch gemm;
+  gemm.activations = launch.activations;
+  gemm.shape = launch.shape;
+  gemm.shape.groups = groups;
+  gemm.outputs = outputs;
+  gemm.group_stride = group_stride;
+  gemm.plan = plan_for(gemm.shape, sm_count, launch.plan);
+  return gemm;
+}
+
+}  // namespace
+
+std::size_t projection_workspace_bytes(const ProjectionShape& shape, int sm_count,
+                                       const std::optional<ProjectionPlan>& plan) {
+  ProjectionLaunch launch;
+  launch.shape = shape;
+  launch.plan = plan;
+  const ProjectionOutput outputs[2] = {};
+  const std::int64_t matrix_elements = shape.out_features * shape.in_features;
+  std::size_t bytes = workspace_bytes(gemm_launch(launch, outputs, shape.groups, matrix_elements, sm_count), sm_count);
+  if (shape.groups > 1) {  // the one-launch-per-group fallback
+    bytes = std::max(bytes, workspace_bytes(gemm_launch(launch, outputs, 1, matrix_elements, sm_count), sm_count));
+  }
+  return bytes;
+}
+
+void launch_projection(const ProjectionLaunch& launch, int sm_count, Workspace workspace, cudaStream_t stream) {
+  const GroupedWeights grouped = group_weights(launch);
+  ProjectionOutput ordered[2] = {launch.outputs[0], launch.outputs[1]};
+  if (grouped.swapped) std::swap(ordered[0], ordered[1]);
+  if (grouped.one_launch) {
+    run(gemm_launch(launch, ordered, launch.shape.groups, grouped.group_stride, sm_count), sm_count, workspace,
+        stream);
+    return;
+  }
+  const std::int64_t matrix_elements = launch.shape.out_features * launch.shape.in_features;
+  for (int group = 0; group < launch.shape.groups; ++group) {
+    run(gemm_launch(launch, &ordered[group], 1, matrix_elements, sm_count), sm_count, workspace, stream);
+  }
+}
+
+}  // namespace vlb::fused_b200::sm90

@@ -1,0 +1,116 @@
+#include <catch2/catch.hpp>
+
+#include "harness/cli/command_line.hpp"
+#include "harness/core/errors.hpp"
+
+#include <filesystem>
+
+using vlb::UsageError;
+using vlb::cli::Command;
+using vlb::cli::CommandLine;
+
+TEST_CASE("run options become a plan", "[cli]") {
+  CommandLine command_line;
+  const auto request = command_line.parse({"--solution", "reference,template", "--case", "0,3", "--case", "2,128,196",
+                                           "--seed", "7", "--rounds", "2", "--warmup", "3", "--iterations", "11",
+                                           "--timer", "cupti", "--json", "out.json", "--positions", "random"});
+  REQUIRE(request.command == Command::kRun);
+  const vlb::RunPlan& plan = request.plan;
+  CHECK(plan.solutions == std::vector<std::string>{"reference", "template"});
+  // A custom B,Lq,Lv selector keeps its commas: only --case values are split by the suite's selector rules.
+  CHECK(plan.case_selectors.size() >= 2);
+  CHECK(plan.seed == 7);
+  CHECK(plan.correctness.rounds == 2);
+  REQUIRE(plan.correctness.forced_positions.has_value());
+  CHECK(*plan.correctness.forced_positions == vlb::PositionPattern::kRandom);
+  CHECK(plan.timing.warmup_iterations == 3);
+  CHECK(plan.timing.timed_iterations == 11);
+  CHECK(plan.timing.timer == vlb::TimerKind::kCupti);
+  CHECK(plan.timing.flush_l2);
+  REQUIRE(plan.json_path.has_value());
+  CHECK(plan.json_path->string() == "out.json");
+  CHECK(plan.argv.front() == "vlbench");
+}
+
+TEST_CASE("defaults match the leaderboard's protocol", "[cli]") {
+  CommandLine command_line;
+  const auto request = command_line.parse({"--solution", "reference"});
+  CHECK(request.plan.timing.warmup_iterations == 10);
+  CHECK(request.plan.timing.timed_iterations == 50);
+  CHECK(request.plan.timing.flush_l2);
+  CHECK_FALSE(request.plan.timing.adaptive.has_value());
+  CHECK(request.plan.suite == "all");
+  CHECK(request.plan.time_cases);
+}
+
+TEST_CASE("adaptive timing options", "[cli]") {
+  CommandLine command_line;
+  const auto request = command_line.parse(
+      {"-s", "reference", "--adaptive", "--min-samples", "30", "--target-noise", "0.02", "--timeout", "5"});
+  REQUIRE(request.plan.timing.adaptive.has_value());
+  CHECK(request.plan.timing.adaptive->min_samples == 30);
+  CHECK(request.plan.timing.adaptive->target_relative_noise == Approx(0.02));
+  CHECK(request.plan.timing.adaptive->timeout_s == Approx(5.0));
+}
+
+TEST_CASE("bad usage is a UsageError that points to --help", "[cli]") {
+  CommandLine command_line;
+  const std::vector<std::vector<std::string>> bad = {
+      {"--solution", "reference", "--rounds", "0"},
+      {"--solution", "reference", "--timer", "stopwatch"},
+      {"--solution", "reference", "--iterations", "-5"},
+      {"--solution", "reference", "--no-such-option"},
+      {"--solution", "reference", "--positions", "sideways"},
+      {"compare", "only-one.json"},
+      {},  // no solution
+  };
+  for (const auto& arguments : bad) {
+    INFO("arguments: " << arguments.size());
+    CHECK_THROWS_AS(command_line.parse(arguments), UsageError);
+  }
+  try {
+    command_line.parse({"--solution", "reference", "--rounds", "0"});
+  } catch (const UsageError& error) {
+    CHECK_THAT(error.message(), Catch::Contains("--help"));
+  }
+}
+
+TEST_CASE("help, version, list and compare need no solution", "[cli]") {
+  CommandLine command_line;
+  const auto help = command_line.parse({"--help"});
+  CHECK(help.command == Command::kHelp);
+  CHECK_THAT(help.help_text, Catch::Contains("Exit codes"));
+  CHECK_THAT(help.help_text, Catch::Contains("--solution"));
+  CHECK(command_line.parse({"--version"}).command == Command::kVersion);
+  CHECK(command_line.parse({"--list"}).command == Command::kList);
+  const auto compare = command_line.parse({"compare", "a.json", "b.json"});
+  REQUIRE(compare.command == Command::kCompare);
+  CHECK(compare.compare.baseline_file == "a.json");
+  CHECK(compare.compare.candidate_file == "b.json");
+}
+
+TEST_CASE("a parser can be reused without state leaking between parses", "[cli]") {
+  CommandLine command_line;
+  (void)command_line.parse({"--solution", "reference", "--seed", "99"});
+  const auto second = command_line.parse({"--solution", "template"});
+  CHECK(second.plan.seed == 20260);
+  CHECK(second.plan.solutions == std::vector<std::string>{"template"});
+}
+
+TEST_CASE("export and package subcommands", "[cli]") {
+  CommandLine command_line;
+  const auto exported = command_line.parse({"export", "run.json", "--reference", "ref.json", "-o", "t.jsonl"});
+  REQUIRE(exported.command == Command::kExport);
+  CHECK(exported.export_traces.results_path == "run.json");
+  REQUIRE(exported.export_traces.reference_path.has_value());
+  CHECK(*exported.export_traces.reference_path == "ref.json");
+  CHECK(exported.export_traces.output_path == "t.jsonl");
+
+  const auto packaged = command_line.parse({"package", "--solution", "template"});
+  REQUIRE(packaged.command == Command::kPackage);
+  CHECK(packaged.package.solution == "template");
+  CHECK(std::filesystem::exists(packaged.package.source_root / "solutions" / "template"));
+
+  CHECK_THROWS_AS(command_line.parse({"package"}), UsageError);
+  CHECK_THROWS_AS(command_line.parse({"export"}), UsageError);
+}

@@ -1,0 +1,51 @@
+// The documented exit codes, checked on the real binary (README, "Exit codes").
+#include <catch2/catch.hpp>
+
+#include "support/process.hpp"
+#include "harness/core/device_info.hpp"
+
+using vlb::testing::run_vlbench;
+
+TEST_CASE("--list prints the 16 cases and the registered solutions without a GPU", "[cli]") {
+  const auto result = run_vlbench({"--list"});
+  INFO(result.output);
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.output, Catch::Contains("16 cases"));
+  CHECK_THAT(result.output, Catch::Contains("d48e8b5b-db2e-598e-9168-8e5c1b78d484"));
+  CHECK_THAT(result.output, Catch::Contains("f36740f8-c877-5855-af92-5f7fd3522d9b"));
+  CHECK_THAT(result.output, Catch::Contains("reference"));
+  CHECK_THAT(result.output, Catch::Contains("template"));
+}
+
+TEST_CASE("bad usage and bad input exit 2 with a message", "[cli]") {
+  const std::vector<std::vector<std::string>> bad = {
+      {"--solution", "no_such_solution"},
+      {"--solution", "reference", "--case", "99"},
+      {"--solution", "reference", "--case", "0,-1,196"},
+      {"--solution", "reference", "--suite", "/nonexistent/suite.jsonl"},
+      {"--solution", "reference", "--iterations", "zero"},
+  };
+  for (const auto& arguments : bad) {
+    const auto result = run_vlbench(arguments);
+    INFO(result.output);
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.output, Catch::Contains("vlbench: error:"));
+  }
+}
+
+TEST_CASE("without a GPU a run says so in one line and exits 3", "[cli]") {
+  if (vlb::device_count() > 0) {
+    SUCCEED("this machine has a GPU: the no-GPU path is checked on machines without one");
+    return;
+  }
+  const auto result = run_vlbench({"--solution", "reference", "--case", "15"});
+  INFO(result.output);
+  CHECK(result.exit_code == 3);
+  CHECK_THAT(result.output, Catch::Contains("no CUDA GPU"));
+}
+
+TEST_CASE("--help documents the exit codes and exits 0", "[cli]") {
+  const auto result = run_vlbench({"--help"});
+  CHECK(result.exit_code == 0);
+  CHECK_THAT(result.output, Catch::Contains("Exit codes"));
+}

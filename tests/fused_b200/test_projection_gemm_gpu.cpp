@@ -1,0 +1,250 @@
+// The fused projection stages on the GPU (sm_90a) against an independent double-precision reference: Q (bias +
+// 1D RoPE + scale fold), K+V in one launch (bias, sectioned 3D RoPE on K) and O, on ragged row counts, with random
+// positions, seeded inputs and NaN-poisoned outputs. Split-K, stream-K and data-parallel decompositions are all hit.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "harness/check/guards.hpp"
+#include "harness/core/device_buffer.hpp"
+#include "harness/inputs/input_set.hpp"
+#include "solutions/fused_b200/projection_gemm.hpp"
+#include "support/gpu_test.hpp"
+#include "support_projection_reference.hpp"
+
+using namespace vlb;
+using namespace vlb::fused_b200;
+using vlb::fused_b200::testing::ReferenceProjection;
+using vlb::fused_b200::testing::ReferenceRope;
+
+namespace {
+
+// One bf16 rounding of an fp32 result is half a bf16 step (2^-9 relative), plus fp32 summation order and the fast
+// sincos (~1e-6); a wrong pair, frequency, position, bias or row misses by far more.
+constexpr double kAtol = 0.01;
+constexpr double kRtol = 0.02;
+
+bool skip_unless_hopper() {
+  if (vlb::testing::test_device().compute_major == 9) return false;
+  WARN("fused_b200 projection kernels exist for sm_90a only: not run on this GPU");
+  return true;
+}
+
+// Seeded inputs of one case, on the host (for the reference) and on the device.
+struct StageInputs {
+  ProblemShape shape;
+  std::uint64_t seed;
+  HostInputs host;
+  DeviceInputs device;
+
+  StageInputs(const ProblemShape& shape_, std::uint64_t seed_, cudaStream_t stream)
+      : shape(shape_), seed(seed_), host(make_host_inputs(shape_, InputSettings{seed_, PositionPattern::kRandom})),
+        device(shape_) {
+    device.upload(host, stream);
+  }
+  template <class T>
+  const T* on_device(TensorId id) const { return static_cast<const T*>(device.data(id)); }
+};
+
+DeviceBuffer poisoned_output(std::int64_t elements, cudaStream_t stream) {
+  DeviceBuffer buffer(static_cast<std::size_t>(elements) * sizeof(bf16));
+  poison_bf16(buffer.data(), elements, stream);
+  return buffer;
+}
+
+void expect_rows_match(const char* what, const bf16* device_output, std::int64_t rows,
+                       const ReferenceProjection& projection, std::uint64_t seed) {
+  const std::int64_t columns = projection.out_features;
+  const std::vector<std::int64_t> checked = fused_b200::testing::rows_to_check(rows, seed);
+  const std::vector<double> reference = fused_b200::testing::reference_rows(projection, checked);
+  const std::vector<bf16> output = fused_b200::testing::download_rows(device_output, columns, checked, columns);
+  const auto check = fused_b200::testing::check_rows(output, reference, checked, columns, kAtol, kRtol);
+  INFO(what << ": " << check.failed << " of " << check.elements << " elements off, max |err| "
+            << check.max_abs_error << ", worst " << check.worst);
+  CHECK(check.elements == static_cast<std::int64_t>(checked.size()) * columns);
+  CHECK(check.failed == 0);
+}
+
+ReferenceProjection k_reference(const StageInputs& in, TensorId weight) {
+  ReferenceProjection reference;
+  reference.activations = in.host.bf16_tensor(TensorId::kVisionHiddenStates);
+  reference.weight = in.host.bf16_tensor(weight);
+  reference.bias = in.host.bf16_tensor(TensorId::kKProjBias);
+  reference.positions = in.host.int64_tensor(TensorId::kVisionGridThw);
+  reference.in_features = ModelDims::kHidden;
+  reference.out_features = ModelDims::kKvProjDim;
+  reference.rope = ReferenceRope::kVision;
+  return reference;
+}
+
+ReferenceProjection v_reference(const StageInputs& in, TensorId weight) {
+  ReferenceProjection reference;
+  reference.activations = in.host.bf16_tensor(TensorId::kVisionHiddenStates);
+  reference.weight = in.host.bf16_tensor(weight);
+  reference.bias = in.host.bf16_tensor(TensorId::kVProjBias);
+  reference.in_features = ModelDims::kHidden;
+  reference.out_features = ModelDims::kKvProjDim;
+  return reference;
+}
+
+// Runs K+V with the given weight pointers (k_weight_id / v_weight_id name the host tensors they hold) and checks both.
+void run_and_check_kv(const StageInputs& in, const bf16* k_weight, TensorId k_weight_id, const bf16* v_weight,
+                      TensorId v_weight_id, cudaStream_t stream) {
+  const int sm_count = vlb::testing::test_device().sm_count;
+  const std::int64_t rows = in.shape.vision_rows();
+  DeviceBuffer k = poisoned_output(rows * ModelDims::kKvProjDim, stream);
+  DeviceBuffer v = poisoned_output(rows * ModelDims::kKvProjDim, stream);
+  DeviceBuffer workspace(kv_projection_workspace_bytes(rows, sm_count));
+  launch_kv_projection(in.on_device<bf16>(TensorId::kVisionHiddenStates), rows, k_weight,
+                       in.on_device<bf16>(TensorId::kKProjBias), v_weight, in.on_device<bf16>(TensorId::kVProjBias),
+                       in.on_device<std::int64_t>(TensorId::kVisionGridThw), k.as<bf16>(), v.as<bf16>(), sm_count,
+                       Workspace{workspace.data(), workspace.bytes()}, stream);
+  VLB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  expect_rows_match("K", k.as<bf16>(), rows, k_reference(in, k_weight_id), in.seed);
+  expect_rows_match("V", v.as<bf16>(), rows, v_reference(in, v_weight_id), in.seed + 1);
+}
+
+}  // namespace
+
+TEST_CASE("Q projection: bias, 1D RoPE and scale fold on ragged rows", "[fused_b200][gpu]") {
+  if (skip_unless_hopper()) return;
+  // 37 rows: one tile (split-K); 375 rows: 96 tiles (data-parallel, ping-pong); 1082 rows: 2.2 waves (stream-K).
+  const std::pair<ProblemShape, std::uint64_t> cases[] = {{{1, 37, 196}, 101}, {{3, 125, 196}, 202},
+                                                          {{2, 541, 196}, 303}};
+  const int sm_count = vlb::testing::test_device().sm_count;
+  vlb::testing::TestStream stream;
+  for (const auto& [shape, seed] : cases) {
+    INFO(describe(shape) << " seed " << seed);
+    const StageInputs in(shape, seed, stream.get());
+    const std::int64_t rows = shape.lang_rows();
+    DeviceBuffer q = poisoned_output(rows * ModelDims::kQProjDim, stream.get());
+    DeviceBuffer workspace(q_projection_workspace_bytes(rows, sm_count));
+    const float q_scale = 1.0f / std::sqrt(128.0f);
+    launch_q_projection(in.on_device<bf16>(TensorId::kLanguageHiddenStates), rows,
+                        in.on_device<bf16>(TensorId::kQProjWeight), in.on_device<bf16>(TensorId::kQProjBias),
+                        in.on_device<std::int64_t>(TensorId::kLanguagePositionIds), q_scale, q.as<bf16>(), sm_count,
+                        Workspace{workspace.data(), workspace.bytes()}, stream.get());
+    stream.sync();
+    ReferenceProjection reference;
+    reference.activations = in.host.bf16_tensor(TensorId::kLanguageHiddenStates);
+    reference.weight = in.host.bf16_tensor(TensorId::kQProjWeight);
+    reference.bias = in.host.bf16_tensor(TensorId::kQProjBias);
+    reference.positions = in.host.int64_tensor(TensorId::kLanguagePositionIds);
+    reference.in_features = ModelDims::kHidden;
+    reference.out_features = ModelDims::kQProjDim;
+    reference.rope = ReferenceRope::kLanguage;
+    reference.scale = q_scale;
+    expect_rows_match("Q", q.as<bf16>(), rows, reference, seed);
+  }
+}
+
+TEST_CASE("K+V projection in one launch: bias, sectioned 3D RoPE on K", "[fused_b200][gpu]") {
+  if (skip_unless_hopper()) return;
+  vlb::testing::TestStream stream;
+  // 37 rows: split-K over 16 tiles; 375 rows: 48 tiles (split-K 2); 1568 rows: 208 tiles (data-parallel).
+  const std::pair<ProblemShape, std::uint64_t> cases[] = {{{1, 16, 37}, 404}, {{3, 16, 125}, 505},
+                                                          {{2, 16, 784}, 606}};
+  for (const auto& [shape, seed] : cases) {
+    INFO(describe(shape) << " seed " << seed);
+    const StageInputs in(shape, seed, stream.get());
+    run_and_check_kv(in, in.on_device<bf16>(TensorId::kKProjWeight), TensorId::kKProjWeight,
+                     in.on_device<bf16>(TensorId::kVProjWeight), TensorId::kVProjWeight, stream.get());
+  }
+}
+
+TEST_CASE("K+V projection with the weights in either address order, and the same weight twice", "[fused_b200][gpu]") {
+  if (skip_unless_hopper()) return;
+  vlb::testing::TestStream stream;
+  const StageInputs in({2, 16, 141}, 707, stream.get());
+  const std::size_t weight_bytes = in.device.bytes(TensorId::kKProjWeight);
+  DeviceBuffer both(2 * weight_bytes);
+  auto* first = both.as<bf16>();
+  auto* second = reinterpret_cast<bf16*>(both.as<std::byte>() + weight_bytes);
+  SECTION("V's weight below K's: the groups are reordered in the launch") {
+    VLB_CUDA_CHECK(cudaMemcpyAsync(first, in.device.data(TensorId::kVProjWeight), weight_bytes,
+                                   cudaMemcpyDeviceToDevice, stream.get()));
+    VLB_CUDA_CHECK(cudaMemcpyAsync(second, in.device.data(TensorId::kKProjWeight), weight_bytes,
+                                   cudaMemcpyDeviceToDevice, stream.get()));
+    run_and_check_kv(in, second, TensorId::kKProjWeight, first, TensorId::kVProjWeight, stream.get());
+  }
+  SECTION("one weight for both: no positive group stride, two launches") {
+    const bf16* k_weight = in.on_device<bf16>(TensorId::kKProjWeight);
+    run_and_check_kv(in, k_weight, TensorId::kKProjWeight, k_weight, TensorId::kKProjWeight, stream.get());
+  }
+}
+
+TEST_CASE("O projection: plain GEMM into the output on ragged rows", "[fused_b200][gpu]") {
+  if (skip_unless_hopper()) return;
+  const int sm_count = vlb::testing::test_device().sm_count;
+  vlb::testing::TestStream stream;
+  const std::pair<ProblemShape, std::uint64_t> cases[] = {{{1, 37, 196}, 808}, {{3, 125, 196}, 909}};
+  for (const auto& [shape, seed] : cases) {
+    INFO(describe(shape) << " seed " << seed);
+    const StageInputs in(shape, seed, stream.get());
+    const std::int64_t rows = shape.lang_rows();
+    DeviceBuffer out = poisoned_output(rows * ModelDims::kHidden, stream.get());
+    DeviceBuffer workspace(o_projection_workspace_bytes(rows, sm_count));
+    // Any [rows, 4096] bf16 activations do: the language hidden states stand in for the attention output.
+    launch_o_projection(in.on_device<bf16>(TensorId::kLanguageHiddenStates), rows,
+                        in.on_device<bf16>(TensorId::kOProjWeight), out.as<bf16>(), sm_count,
+                        Workspace{workspace.data(), workspace.bytes()}, stream.get());
+    stream.sync();
+    ReferenceProjection reference;
+    reference.activations = in.host.bf16_tensor(TensorId::kLanguageHiddenStates);
+    reference.weight = in.host.bf16_tensor(TensorId::kOProjWeight);
+    reference.in_features = ModelDims::kHidden;
+    reference.out_features = ModelDims::kHidden;
+    expect_rows_match("O", out.as<bf16>(), rows, reference, seed);
+  }
+}
+
+TEST_CASE("Every plan and both kernels compute the same Q", "[fused_b200][gpu]") {
+  if (skip_unless_hopper()) return;
+  const int sm_count = vlb::testing::test_device().sm_count;
+  vlb::testing::TestStream stream;
+  const ProblemShape shape{3, 125, 196};
+  const std::uint64_t seed = 1111;
+  const StageInputs in(shape, seed, stream.get());
+  const std::int64_t rows = shape.lang_rows();
+  ProjectionLaunch launch;
+  launch.activations = in.on_device<bf16>(TensorId::kLanguageHiddenStates);
+  launch.shape = {rows, ModelDims::kQProjDim, ModelDims::kHidden, 1};
+  ReferenceProjection reference;
+  reference.activations = in.host.bf16_tensor(TensorId::kLanguageHiddenStates);
+  reference.weight = in.host.bf16_tensor(TensorId::kQProjWeight);
+  reference.bias = in.host.bf16_tensor(TensorId::kQProjBias);
+  reference.positions = in.host.int64_tensor(TensorId::kLanguagePositionIds);
+  reference.in_features = ModelDims::kHidden;
+  reference.out_features = ModelDims::kQProjDim;
+  reference.rope = ReferenceRope::kLanguage;
+
+  ProjectionPlan plan = plan_projection(launch.shape, sm_count);
+  std::vector<std::pair<const char*, ProjectionPlan>> plans;
+  plan.splits = 1;
+  plan.decomposition = Decomposition::kDataParallel;
+  plan.schedule = MainloopSchedule::kCooperative;
+  plans.emplace_back("data-parallel, cooperative", plan);
+  plan.schedule = MainloopSchedule::kPingpong;
+  plans.emplace_back("data-parallel, ping-pong", plan);
+  plan.schedule = MainloopSchedule::kCooperative;
+  plan.decomposition = Decomposition::kStreamK;
+  plans.emplace_back("stream-k", plan);
+  plan.decomposition = Decomposition::kSplitK;
+  plan.splits = 3;
+  plans.emplace_back("split-k 3", plan);
+  for (const auto& [name, chosen] : plans) {
+    INFO("plan " << name);
+    launch.plan = chosen;
+    DeviceBuffer q = poisoned_output(rows * ModelDims::kQProjDim, stream.get());
+    DeviceBuffer workspace(projection_workspace_bytes(launch.shape, sm_count, chosen));
+    launch.outputs[0] = {in.on_device<bf16>(TensorId::kQProjWeight), in.on_device<bf16>(TensorId::kQProjBias),
+                         q.as<bf16>(), RopeKind::kLanguage,
+                         in.on_device<std::int64_t>(TensorId::kLanguagePositionIds), 1.0f};
+    launch_projection(launch, sm_count, Workspace{workspace.data(), workspace.bytes()}, stream.get());
+    stream.sync();
+    expect_rows_match(name, q.as<bf16>(), rows, reference, seed);
+  }
+}

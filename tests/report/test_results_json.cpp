@@ -1,0 +1,238 @@
+// The results JSON: exact round trips, strict numbers, and validation errors that name the JSON path.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <regex>
+#include <string>
+
+#include "harness/core/errors.hpp"
+#include "harness/report/results_json.hpp"
+#include "report/support_results.hpp"
+
+namespace vlb {
+namespace {
+
+using nlohmann::json;
+
+// Runs `action`, which must throw InputError whose message contains `expected`.
+template <typename Action>
+void require_input_error(Action&& action, const std::string& expected) {
+  try {
+    action();
+  } catch (const InputError& error) {
+    INFO("message: " << error.what());
+    REQUIRE(std::string(error.what()).find(expected) != std::string::npos);
+    return;
+  }
+  FAIL("expected InputError containing: " << expected);
+}
+
+void require_invalid(const json& document, const std::string& expected) {
+  require_input_error([&] { validate_results_json(document); }, expected);
+}
+
+json seeded_document() { return to_json(test::make_seeded_run(20261129)); }
+
+TEST_CASE("a seeded run record round-trips through JSON text exactly", "[report][json]") {
+  const std::uint64_t seed = GENERATE(1u, 77u, 4242u, 987654321u);
+  const RunRecord run = test::make_seeded_run(seed);
+  const std::string text = to_json(run).dump();
+  const json parsed = json::parse(text);
+  REQUIRE_NOTHROW(validate_results_json(parsed));
+  REQUIRE(parsed.at("schema") == "vlbench-results");
+  REQUIRE(parsed.at("schema_version") == 1);
+  const RunRecord back = run_record_from_json(parsed);
+  test::require_same_run(run, back);
+  // Writing what was read gives the same text: nothing is lost or reformatted on the way.
+  REQUIRE(to_json(back).dump() == text);
+}
+
+TEST_CASE("the JSON uses the documented snake_case keys", "[report][json]") {
+  const json document = seeded_document();
+  const json& timed = document.at("cases").at(0);
+  REQUIRE(timed.at("shape").contains("batch_size"));
+  REQUIRE(timed.at("shape").contains("lang_seq_len"));
+  REQUIRE(timed.at("shape").contains("vision_seq_len"));
+  REQUIRE(timed.at("status") == "PASSED");
+  REQUIRE(timed.at("timing").at("samples_ms").size() == timed.at("timing").at("stats").at("count").get<std::size_t>());
+  REQUIRE(document.at("cases").at(2).at("status") == "RUNTIME_ERROR");
+  REQUIRE(document.at("cases").at(2).at("timing").is_null());
+  REQUIRE(document.at("settings").at("timing").at("timer") == "cupti");
+}
+
+TEST_CASE("non-finite numbers are written as null and read back as NaN or nullopt", "[report][json]") {
+  RunRecord run = test::make_seeded_run(31337);
+  CaseResult& timed = run.cases.at(0);
+  timed.timing->samples_ms.at(3) = std::numeric_limits<double>::quiet_NaN();
+  timed.timing->event_samples_ms.at(5) = std::numeric_limits<double>::infinity();
+  timed.timing->stats.stddev = -std::numeric_limits<double>::infinity();
+  timed.score = std::numeric_limits<double>::infinity();
+  timed.sol_fraction = std::numeric_limits<double>::quiet_NaN();
+  run.summary->mean_latency_ms = std::numeric_limits<double>::quiet_NaN();
+
+  const std::string text = to_json(run).dump(2);
+  // Outside string literals (keys such as "nan_count" may spell it), no value may read nan or inf.
+  const std::string values_only = std::regex_replace(text, std::regex(R"("(?:[^"\\]|\\.)*")"), "\"\"");
+  REQUIRE(values_only.find("nan_count") == std::string::npos);
+  for (const char* forbidden : {"nan", "NaN", "inf", "Inf", "Infinity"}) {
+    INFO(forbidden);
+    REQUIRE(values_only.find(forbidden) == std::string::npos);
+  }
+  REQUIRE(values_only.find("null") != std::string::npos);
+  const json parsed = json::parse(text);  // nlohmann's parser is strict JSON
+  REQUIRE(parsed.at("cases").at(0).at("timing").at("samples_ms").at(3).is_null());
+  REQUIRE(parsed.at("cases").at(0).at("score").is_null());
+
+  const RunRecord back = run_record_from_json(parsed);
+  const CaseResult& read = back.cases.at(0);
+  REQUIRE(std::isnan(read.timing->samples_ms.at(3)));
+  REQUIRE(std::isnan(read.timing->event_samples_ms.at(5)));
+  REQUIRE(std::isnan(read.timing->stats.stddev));
+  REQUIRE(read.timing->samples_ms.at(4) == timed.timing->samples_ms.at(4));
+  REQUIRE_FALSE(read.score.has_value());
+  REQUIRE_FALSE(read.sol_fraction.has_value());
+  REQUIRE_FALSE(back.summary->mean_latency_ms.has_value());
+  // The NaN worst_output of the seeded INCORRECT_NUMERICAL case comes back as NaN too.
+  REQUIRE(std::isnan(back.cases.at(1).correctness.back().stats.worst_output));
+}
+
+TEST_CASE("text that is not valid UTF-8 in a reason does not stop the writer", "[report][json]") {
+  RunRecord run = test::make_seeded_run(5);
+  run.cases.at(2).reason = std::string("solution said: \xff\xfe bad bytes");
+  test::ScratchFolder folder;
+  const auto path = folder.path() / "results.json";
+  ResultsWriter writer(path, run);
+  for (const CaseResult& result : run.cases) writer.append_case(result);
+  writer.finish(run);
+  const RunRecord back = read_results_file(path);
+  REQUIRE(back.cases.at(2).reason.find("bad bytes") != std::string::npos);
+  REQUIRE(back.cases.at(2).reason != run.cases.at(2).reason);  // the bad bytes became U+FFFD
+}
+
+TEST_CASE("validation names the JSON path of a missing key or a wrong type", "[report][json][validation]") {
+  json document = seeded_document();
+  SECTION("missing key") {
+    document["cases"][3].erase("reason");
+    require_invalid(document, "results JSON: /cases/3/reason: required key is missing");
+  }
+  SECTION("a string where a number belongs") {
+    document["cases"][0]["timing"]["stats"]["median"] = "fast";
+    require_invalid(document, "results JSON: /cases/0/timing/stats/median: expected a number");
+  }
+  SECTION("a fraction where an integer belongs") {
+    document["environment"]["sm_count"] = 131.5;
+    require_invalid(document, "/environment/sm_count: expected an integer");
+  }
+  SECTION("a negative seed") {
+    document["settings"]["seed"] = -4;
+    require_invalid(document, "/settings/seed: expected a non-negative integer");
+  }
+  SECTION("an object where an array belongs") {
+    document["cases"] = json::object();
+    require_invalid(document, "/cases: expected an array");
+  }
+  SECTION("a sample that is a string") {
+    document["cases"][4]["timing"]["samples_ms"][2] = "0.3";
+    require_invalid(document, "/cases/4/timing/samples_ms/2: expected a number");
+  }
+  SECTION("a document that is not an object") {
+    require_invalid(json::array({1, 2}), "results JSON: /: expected an object");
+  }
+  SECTION("the typed reader reports the same paths") {
+    document["cases"][1]["correctness"][0]["stats"].erase("matched");
+    require_input_error([&] { run_record_from_json(document); },
+                        "/cases/1/correctness/0/stats/matched: required key is missing");
+  }
+}
+
+TEST_CASE("validation checks schema, statuses and the per-status rules", "[report][json][validation]") {
+  json document = seeded_document();
+  SECTION("unknown status") {
+    document["cases"][2]["status"] = "CRASHED";
+    require_invalid(document, "/cases/2/status: unknown status 'CRASHED'");
+  }
+  SECTION("unknown status in a correctness round") {
+    document["cases"][0]["correctness"][1]["status"] = "passed";
+    require_invalid(document, "/cases/0/correctness/1/status: unknown status 'passed'");
+  }
+  SECTION("another schema") {
+    document["schema"] = "flashinfer-trace";
+    require_invalid(document, "/schema: expected \"vlbench-results\"");
+  }
+  SECTION("a newer schema version") {
+    document["schema_version"] = 2;
+    require_invalid(document, "/schema_version: unsupported schema version 2");
+  }
+  SECTION("a PASSED case with a reason") {
+    document["cases"][0]["reason"] = "looks fine";
+    require_invalid(document, "/cases/0/reason: a PASSED result has no reason");
+  }
+  SECTION("a failure without a reason") {
+    document["cases"][2]["reason"] = "";
+    require_invalid(document, "/cases/2/reason: a RUNTIME_ERROR result needs a non-empty reason");
+  }
+  SECTION("a SKIPPED case with timing") {
+    document["cases"][3]["timing"] = document["cases"][0]["timing"];
+    require_invalid(document, "/cases/3/timing: a SKIPPED case never ran");
+  }
+  SECTION("timing without samples") {
+    document["cases"][0]["timing"]["samples_ms"] = json::array();
+    require_invalid(document, "/cases/0/timing/samples_ms: a timed case has at least one sample");
+  }
+  SECTION("a sample count that disagrees with the samples") {
+    const auto count = document["cases"][5]["timing"]["stats"]["count"].get<std::size_t>();
+    document["cases"][5]["timing"]["stats"]["count"] = count + 1;
+    require_invalid(document, "/cases/5/timing/stats/count: is " + std::to_string(count + 1) + " but samples_ms holds " +
+                                  std::to_string(count) + " samples");
+  }
+  SECTION("unknown correctness positions") {
+    document["cases"][1]["correctness"][1]["positions"] = "diagonal";
+    require_invalid(document, "/cases/1/correctness/1/positions: expected \"official\" or \"random\"");
+  }
+  SECTION("a shape with a zero axis") {
+    document["cases"][4]["shape"]["vision_seq_len"] = 0;
+    require_invalid(document, "/cases/4/shape/vision_seq_len: must be positive");
+  }
+}
+
+TEST_CASE("validation checks the summary against the cases", "[report][json][validation]") {
+  json document = seeded_document();
+  const int passed = document["summary"]["passed"].get<int>();
+  SECTION("passed count") {
+    document["summary"]["passed"] = passed + 1;
+    require_invalid(document, "/summary/passed: is " + std::to_string(passed + 1) + " but the cases array holds " +
+                                  std::to_string(passed) + " PASSED cases");
+  }
+  SECTION("case count after a case was dropped") {
+    document["cases"].erase(document["cases"].size() - 1);
+    require_invalid(document, "/summary/cases: is 6 but the cases array holds 5 cases");
+  }
+  SECTION("a summary-less document (a partial header) is valid") {
+    document["summary"] = nullptr;
+    REQUIRE_NOTHROW(validate_results_json(document));
+  }
+}
+
+TEST_CASE("read_results_file names the file in its errors", "[report][json]") {
+  test::ScratchFolder folder;
+  const auto path = folder.path() / "broken.json";
+  SECTION("not JSON") {
+    std::ofstream(path) << "{\"schema\": \"vlbench-results\", ";
+    require_input_error([&] { read_results_file(path); }, path.string() + ": not valid JSON");
+  }
+  SECTION("a schema error") {
+    json document = seeded_document();
+    document["cases"][0]["timing"]["stats"]["median"] = true;
+    std::ofstream(path) << document.dump(2);
+    require_input_error([&] { read_results_file(path); },
+                        path.string() + ": /cases/0/timing/stats/median: expected a number");
+  }
+  SECTION("a missing file") {
+    require_input_error([&] { read_results_file(folder.path() / "absent.json"); }, "cannot read results file");
+  }
+}
+
+}  // namespace
+}  // namespace vlb

@@ -1,0 +1,51 @@
+// The pipeline end to end on real cases: inputs -> solution -> check -> time -> SOL, with the results file.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "harness/report/results_json.hpp"
+#include "harness/runner/suite_runner.hpp"
+#include "harness/suite/suite.hpp"
+
+namespace {
+vlb::RunPlan small_plan(const std::vector<std::string>& solutions) {
+  vlb::RunPlan plan;
+  plan.workloads_dir = vlb::default_workloads_dir();
+  plan.solutions = solutions;
+  plan.case_selectors = {"15", "2,37,196"};  // an official case and a ragged custom one
+  plan.seed = 1234;
+  plan.correctness.rounds = 2;
+  plan.timing.warmup_iterations = 2;
+  plan.timing.timed_iterations = 7;
+  plan.isolation = false;
+  plan.argv = {"vlbench", "(pipeline test)"};
+  return plan;
+}
+}  // namespace
+
+TEST_CASE("the template and the reference pass, are timed and get SOL figures", "[runner][gpu]") {
+  vlb::RunPlan plan = small_plan({"template", "reference"});
+  const auto json = std::filesystem::temp_directory_path() / "vlbench-pipeline-test.json";
+  plan.json_path = json;
+  const vlb::RunOutput output = vlb::execute_plan(plan, nullptr);
+  CHECK_FALSE(output.any_failure);
+  REQUIRE(output.record.cases.size() == 4);
+  for (const auto& result : output.record.cases) {
+    INFO(result.solution << " " << result.case_index << ": " << result.reason);
+    CHECK(result.status == vlb::CaseStatus::kPassed);
+    // Two seeded rounds (the second with random positions) and the last timed output.
+    REQUIRE(result.correctness.size() == 3);
+    CHECK(result.correctness[1].positions == "random");
+    CHECK(result.correctness[0].seed != result.correctness[1].seed);
+    REQUIRE(result.timing.has_value());
+    CHECK(result.timing->samples_ms.size() == 7);
+    CHECK(result.timing->stats.median > 0);
+    REQUIRE(result.sol.has_value());
+    CHECK(result.sol->t_sol_ms > 0);
+    CHECK_FALSE(result.implausibly_fast);
+  }
+  const vlb::RunRecord reread = vlb::read_results_file(json);
+  CHECK(reread.cases.size() == 4);
+  CHECK(reread.environment.sm_count > 0);
+  CHECK_FALSE(std::filesystem::exists(json.string() + ".partial.jsonl"));
+}

@@ -1,0 +1,86 @@
+#include <catch2/catch.hpp>
+
+#include "harness/core/errors.hpp"
+#include "harness/solution/registry.hpp"
+
+namespace {
+
+int constructed = 0;
+
+// A registry-only solution: counts constructions, so we can see that listing never constructs one.
+class CountingSolution final : public vlb::Solution {
+ public:
+  CountingSolution() { ++constructed; }
+  static vlb::SolutionInfo describe() {
+    return {.name = "counting", .author = "tests", .description = "counts", .target_compute_capabilities = {90}};
+  }
+  std::size_t workspace_bytes(const vlb::ProblemShape& shape) const override {
+    return static_cast<std::size_t>(shape.lang_rows());
+  }
+  void run(const vlb::FusionArgs&) override {}
+};
+
+vlb::DeviceInfo device_with(int major, int minor) {
+  vlb::DeviceInfo device;
+  device.name = "Test GPU";
+  device.compute_major = major;
+  device.compute_minor = minor;
+  return device;
+}
+
+}  // namespace
+
+TEST_CASE("a registry lists solutions without constructing them and creates fresh ones", "[registry]") {
+  vlb::SolutionRegistry registry;
+  constructed = 0;
+  registry.add(CountingSolution::describe(), [] { return std::make_unique<CountingSolution>(); });
+  CHECK(constructed == 0);
+  REQUIRE(registry.list().size() == 1);
+  CHECK(registry.list().front().description == "counts");
+  CHECK(registry.contains("counting"));
+
+  auto first = registry.create("counting");
+  auto second = registry.create("counting");
+  CHECK(constructed == 2);
+  CHECK(first.get() != second.get());
+  CHECK(first->info().name == "counting");
+  CHECK(first->workspace_bytes({2, 3, 4}) == 6);
+}
+
+TEST_CASE("duplicate names and empty names are build mistakes", "[registry]") {
+  vlb::SolutionRegistry registry;
+  registry.add(CountingSolution::describe(), [] { return std::make_unique<CountingSolution>(); });
+  CHECK_THROWS_AS(registry.add(CountingSolution::describe(), [] { return std::make_unique<CountingSolution>(); }),
+                  std::logic_error);
+  vlb::SolutionInfo unnamed;
+  CHECK_THROWS_AS(registry.add(unnamed, [] { return std::make_unique<CountingSolution>(); }), std::logic_error);
+}
+
+TEST_CASE("an unknown solution name is a usage error that lists the registered ones", "[registry]") {
+  vlb::SolutionRegistry registry;
+  registry.add(CountingSolution::describe(), [] { return std::make_unique<CountingSolution>(); });
+  try {
+    registry.create("fast_but_missing");
+    FAIL("create() accepted an unknown name");
+  } catch (const vlb::UsageError& error) {
+    CHECK_THAT(error.message(), Catch::Contains("fast_but_missing"));
+    CHECK_THAT(error.message(), Catch::Contains("counting"));
+  }
+}
+
+TEST_CASE("a solution is skipped on architectures it does not target", "[registry]") {
+  vlb::SolutionRegistry registry;
+  registry.add(CountingSolution::describe(), [] { return std::make_unique<CountingSolution>(); });
+  auto solution = registry.create("counting");
+  CHECK_FALSE(solution->unsupported_reason(device_with(9, 0), {1, 1, 1}).has_value());
+  const auto reason = solution->unsupported_reason(device_with(10, 0), {1, 1, 1});
+  REQUIRE(reason.has_value());
+  CHECK_THAT(*reason, Catch::Contains("sm_90"));
+  CHECK_THAT(*reason, Catch::Contains("sm_100"));
+}
+
+TEST_CASE("the built-in registry holds the shipped solutions", "[registry]") {
+  const auto names = vlb::SolutionRegistry::instance().names();
+  CHECK(std::find(names.begin(), names.end(), "reference") != names.end());
+  CHECK(std::find(names.begin(), names.end(), "template") != names.end());
+}

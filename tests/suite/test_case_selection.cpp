@@ -1,0 +1,100 @@
+// Selecting cases by index, uuid, uuid prefix or custom size, and the usage errors of bad selectors.
+#include <catch2/catch.hpp>
+
+#include "harness/suite/suite.hpp"
+#include "suite/suite_test_files.hpp"
+
+using namespace vlb;
+using vlb::testing::require_usage_error;
+
+namespace {
+const Suite& builtin_suite() {
+  static const Suite suite = load_suite("all", vlb::testing::source_workloads_dir());
+  return suite;
+}
+}  // namespace
+
+TEST_CASE("no selector selects every workload in order", "[suite][selection]") {
+  const Suite& suite = builtin_suite();
+  const auto cases = select_cases(suite, {});
+  REQUIRE(cases.size() == suite.workloads.size());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    CHECK(cases[i].index == static_cast<int>(i));
+    CHECK(cases[i].workload == &suite.workloads[i]);
+    CHECK(cases[i].uuid == suite.workloads[i].uuid);
+    CHECK(cases[i].shape == suite.workloads[i].shape);
+    CHECK(cases[i].tolerance.atol == suite.workloads[i].tolerance.atol);
+  }
+}
+
+TEST_CASE("selection by index, uuid, uuid prefix and custom size, in the order given", "[suite][selection]") {
+  const Suite& suite = builtin_suite();
+  const auto cases = select_cases(
+      suite, {"3", "c87d0d68-ad71-5c8a-8666-5428ae78cfa3", "81d65fe0", "fea58ba1-ce30", "1,64,196", "0"}, 0.02);
+  REQUIRE(cases.size() == 6);
+  CHECK(cases[0].index == 3);
+  CHECK(cases[0].shape == ProblemShape{2, 1024, 1568});
+  CHECK(cases[0].tolerance.atol == 0.012);
+  CHECK(cases[0].label() == "#3 9df4cc20");
+  CHECK(cases[1].index == 10);
+  CHECK(cases[1].shape == ProblemShape{1, 8192, 12544});
+  CHECK(cases[2].index == 12);
+  CHECK(cases[2].uuid == "81d65fe0-42e5-5bb2-8792-f06ce9a58d76");
+  CHECK(cases[3].index == 14);
+  CHECK(cases[4].index == -1);
+  CHECK(cases[4].workload == nullptr);
+  CHECK(cases[4].uuid.empty());
+  CHECK(cases[4].shape == ProblemShape{1, 64, 196});
+  CHECK(cases[4].tolerance.atol == 0.02);
+  CHECK(cases[4].tolerance.rtol == 0.05);
+  CHECK(cases[4].tolerance.required_match_ratio == 0.99);
+  CHECK(cases[4].label() == "custom B=1 Lq=64 Lv=196");
+  CHECK(cases[5].index == 0);
+  CHECK(cases[5].label() == "#0 d48e8b5b");
+}
+
+TEST_CASE("the default custom tolerance is atol 0.01", "[suite][selection]") {
+  const auto cases = select_cases(builtin_suite(), {"2,37,200"});
+  REQUIRE(cases.size() == 1);
+  CHECK(cases[0].tolerance.atol == 0.01);
+  CHECK(cases[0].shape == ProblemShape{2, 37, 200});
+}
+
+TEST_CASE("bad indices list the valid range", "[suite][selection]") {
+  require_usage_error([] { select_cases(builtin_suite(), {"16"}); }, {"16", "out of range", "0..15"});
+  require_usage_error([] { select_cases(builtin_suite(), {"99999"}); }, {"0..15"});
+}
+
+TEST_CASE("bad uuids and prefixes say what to give instead", "[suite][selection]") {
+  require_usage_error([] { select_cases(builtin_suite(), {"d48e"}); }, {"'d48e'", "at least 8", "0..15"});
+  require_usage_error([] { select_cases(builtin_suite(), {"-1"}); }, {"'-1'", "0..15"});
+  require_usage_error([] { select_cases(builtin_suite(), {"ffffffff-0000"}); }, {"no workload", "ffffffff-0000"});
+  require_usage_error([] { select_cases(builtin_suite(), {""}); }, {"empty case selector"});
+}
+
+TEST_CASE("an ambiguous prefix lists its matches; an all-digit prefix can be a uuid", "[suite][selection]") {
+  Suite suite = builtin_suite();
+  suite.workloads[4].uuid = "12345678-aaaa-0000-0000-000000000000";
+  suite.workloads[9].uuid = "12345678-bbbb-0000-0000-000000000000";
+  require_usage_error([&] { select_cases(suite, {"12345678"}); },
+                      {"ambiguous", "#4 12345678-aaaa", "#9 12345678-bbbb"});
+  const auto cases = select_cases(suite, {"12345678-b"});
+  REQUIRE(cases.size() == 1);
+  CHECK(cases[0].index == 9);
+  suite.workloads[4].uuid = "87654321-aaaa-0000-0000-000000000000";
+  const auto digits = select_cases(suite, {"87654321"});
+  REQUIRE(digits.size() == 1);
+  CHECK(digits[0].index == 4);
+}
+
+TEST_CASE("bad custom sizes are usage errors", "[suite][selection]") {
+  require_usage_error([] { select_cases(builtin_suite(), {"1,64"}); }, {"'1,64'", "exactly B,Lq,Lv"});
+  require_usage_error([] { select_cases(builtin_suite(), {"1,64,196,4"}); }, {"exactly B,Lq,Lv"});
+  require_usage_error([] { select_cases(builtin_suite(), {"1,x,196"}); }, {"'x' is not an integer"});
+  require_usage_error([] { select_cases(builtin_suite(), {"1,,196"}); }, {"'' is not an integer"});
+  require_usage_error([] { select_cases(builtin_suite(), {"1,0,196"}); }, {"must be positive"});
+  require_usage_error([] { select_cases(builtin_suite(), {"-2,64,196"}); }, {"must be positive"});
+  require_usage_error([] { select_cases(builtin_suite(), {"5000,64,196"}); }, {"batch_size = 5000 exceeds"});
+  require_usage_error([] { select_cases(builtin_suite(), {"4096,131072,196"}); }, {"would hold"});
+  require_usage_error([] { select_cases(builtin_suite(), {"1,64,196"}, -0.5); }, {"atol >= 0"});
+}

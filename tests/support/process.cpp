@@ -1,0 +1,44 @@
+#include "support/process.hpp"
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace vlb::testing {
+
+std::string vlbench_binary() {
+  if (const char* path = std::getenv("VLBENCH_BINARY")) return path;
+  return std::string(VLBENCH_BINARY_DIR) + "/vlbench";
+}
+
+std::string vlbench_adversarial_binary() {
+  if (const char* path = std::getenv("VLBENCH_ADVERSARIAL_BINARY")) return path;
+  return std::string(VLBENCH_BINARY_DIR) + "/vlbench_adversarial";
+}
+
+namespace {
+std::string shell_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+}  // namespace
+
+ProcessResult run_process(const std::string& binary, const std::vector<std::string>& arguments) {
+  std::string command = shell_quote(binary);
+  for (const std::string& argument : arguments) command += " " + shell_quote(argument);
+  command += " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) throw std::runtime_error("popen failed for " + command);
+  ProcessResult result;
+  std::array<char, 4096> buffer{};
+  while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr) result.output += buffer.data();
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+}  // namespace vlb::testing
