@@ -1,10 +1,12 @@
 #pragma once
-// The epilogue collective of the sm90 projection GEMMs (included by projection_gemm_sm90.cu only).
+// The epilogue collective of the sm90 projection GEMMs (included by projection_gemm_sm90_kernel.hpp only).
 //
 // It follows the interface of CUTLASS's no-smem DefaultEpilogue (wrapped by Sm90TmaWarpSpecializedAdapter, so the
-// warp-specialized kernels call it with a whole CTA tile's fp32 accumulators), but stages the tile through shared
-// memory: the RoPE partner of an element (distance 64 for Q, 21 or 22 for K's sections) lives in another thread's
-// registers, and staging makes that independent of the wgmma accumulator layout. The staged tile is then written
+// warp-specialized kernels call it with a whole tile's fp32 accumulators: both consumer warpgroups' on the
+// cooperative kernel, one warpgroup's on ping-pong, where the kernel runs the two warpgroups' epilogues one after the
+// other), but stages the tile through shared memory: the RoPE partner of an element (distance 64 for Q, 21 or 22 for
+// K's sections) lives in another thread's registers, and staging makes that independent of the wgmma accumulator
+// layout. The tile's bias and row positions are loaded into shared memory once per tile. The staged tile is written
 // row-major with 16-byte stores. Per group (the L index of the launch): its own output, bias, RoPE kind and positions.
 #include <cuda_bf16.h>
 

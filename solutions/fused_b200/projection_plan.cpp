@@ -83,7 +83,9 @@ ProjectionPlan plan_projection(const ProjectionShape& shape, int sm_count) {
     plan.decomposition = Decomposition::kStreamK;
     return plan;
   }
-  plan.schedule = MainloopSchedule::kPingpong;
+  // Ping-pong hides the epilogue of one tile under the mainloop of the next; measured v2 (NOTES.md), it wins for
+  // Q and O, while the two-group K/V launch runs faster cooperatively (e.g. 12544 rows: 377 vs 465 us).
+  plan.schedule = shape.groups > 1 ? MainloopSchedule::kCooperative : MainloopSchedule::kPingpong;
   return plan;
 }
 

@@ -41,6 +41,10 @@ TEST_CASE("a thin last wave uses stream-K, other waves stay data-parallel on pin
   const ProjectionPlan thin_tail = plan_projection(shape(1082, 4096), kH200Sms);
   CHECK(thin_tail.decomposition == Decomposition::kStreamK);
   CHECK(thin_tail.schedule == MainloopSchedule::kCooperative);
+  // K/V (two groups) stays cooperative when data-parallel: measured faster than ping-pong there.
+  const ProjectionPlan kv_large = plan_projection(shape(12544, 1024, 2), kH200Sms);
+  CHECK(kv_large.decomposition == Decomposition::kDataParallel);
+  CHECK(kv_large.schedule == MainloopSchedule::kCooperative);
   // 2164 rows (B=4 Lq=541): 544 tiles = 4.12 waves: stream-K.
   CHECK(plan_projection(shape(2164, 4096), kH200Sms).decomposition == Decomposition::kStreamK);
   // 8192 rows: 2048 tiles = 15.5 waves: data-parallel (the tail is amortised).
