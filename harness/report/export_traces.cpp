@@ -1,15 +1,12 @@
 #include "harness/report/export_traces.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <string>
-#include <system_error>
 
+#include "harness/core/atomic_file.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/problem.hpp"
 #include "harness/report/json_node.hpp"
@@ -178,31 +175,9 @@ std::vector<json> make_traces(const RunRecord& run, const RunRecord* reference_r
 }
 
 void write_traces_jsonl(const fs::path& path, const std::vector<json>& traces) {
-  const std::string prefix = "cannot write traces to " + path.string() + ": ";
-  if (!path.has_filename()) throw UsageError(prefix + "the path names a folder, not a file");
-  const fs::path folder = path.parent_path().empty() ? fs::path(".") : path.parent_path();
-  std::error_code error;
-  if (!fs::is_directory(folder, error)) throw UsageError(prefix + "folder " + folder.string() + " does not exist");
-  if (fs::is_directory(path, error)) throw UsageError(prefix + "it is an existing folder");
-
-  // Same folder as PATH, so that the rename is atomic (one file system).
-  const fs::path temporary = folder / ("." + path.filename().string() + ".tmp");
-  {
-    std::ofstream out(temporary, std::ios::out | std::ios::trunc);
-    if (!out) throw SystemError(prefix + "cannot create " + temporary.string() + ": " + std::strerror(errno));
-    for (const json& trace : traces) out << report_detail::dump_text(trace) << '\n';
-    out.close();
-    if (out.fail()) {
-      fs::remove(temporary, error);
-      throw SystemError(prefix + "cannot write " + temporary.string() + ": " + std::strerror(errno));
-    }
-  }
-  fs::rename(temporary, path, error);
-  if (error) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    throw SystemError(prefix + "cannot rename " + temporary.string() + ": " + error.message());
-  }
+  std::string text;
+  for (const json& trace : traces) text += report_detail::dump_text(trace) + '\n';
+  write_file_atomically(path, text, "cannot write traces to " + path.string() + ": ");
 }
 
 int run_export_command(const ExportRequest& request) {

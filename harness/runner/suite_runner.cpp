@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "harness/core/cuda_check.hpp"
+#include "harness/core/cuda_stream.hpp"
 #include "harness/report/results_json.hpp"
 #include "harness/report/table.hpp"
 #include "harness/runner/case_runner.hpp"
@@ -22,18 +23,6 @@
 
 namespace vlb {
 namespace {
-
-class Stream {
- public:
-  Stream() { VLB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  ~Stream() { (void)cudaStreamDestroy(stream_); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
 
 // The baseline table for a GPU spec: the explicit file, else the first file in workloads/baselines/ for that GPU.
 std::optional<BaselineTable> find_baselines(const RunPlan& plan, const std::string& gpu_key) {
@@ -126,7 +115,7 @@ class InProcessRunner {
   const DeviceInfo& device_;
   const GpuSpec& gpu_spec_;
   const std::optional<BaselineTable>& baselines_;
-  Stream stream_;
+  CudaStream stream_;
   std::unique_ptr<reference::GpuReference> reference_;
   std::map<std::string, std::unique_ptr<Solution>> solutions_;
   std::optional<std::string> context_lost_;

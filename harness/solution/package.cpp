@@ -13,6 +13,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "harness/core/atomic_file.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/solution/registry.hpp"
 
@@ -323,30 +324,8 @@ json make_solution_package(const SolutionInfo& info, const fs::path& source_root
 }
 
 void write_solution_package(const fs::path& path, const json& package) {
-  const std::string prefix = "cannot write the package to " + path.string() + ": ";
-  if (!path.has_filename()) throw UsageError(prefix + "the path names a folder, not a file");
-  const fs::path folder = path.parent_path().empty() ? fs::path(".") : path.parent_path();
-  std::error_code error;
-  if (!fs::is_directory(folder, error)) throw UsageError(prefix + "folder " + folder.string() + " does not exist");
-  if (fs::is_directory(path, error)) throw UsageError(prefix + "it is an existing folder");
-
-  const fs::path temporary = folder / ("." + path.filename().string() + ".tmp");
-  {
-    std::ofstream out(temporary, std::ios::out | std::ios::trunc);
-    if (!out) throw SystemError(prefix + "cannot create " + temporary.string() + ": " + std::strerror(errno));
-    out << package.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
-    out.close();
-    if (out.fail()) {
-      fs::remove(temporary, error);
-      throw SystemError(prefix + "cannot write " + temporary.string() + ": " + std::strerror(errno));
-    }
-  }
-  fs::rename(temporary, path, error);
-  if (error) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    throw SystemError(prefix + "cannot rename " + temporary.string() + ": " + error.message());
-  }
+  write_file_atomically(path, package.dump(2, ' ', false, json::error_handler_t::replace) + '\n',
+                        "cannot write the package to " + path.string() + ": ");
 }
 
 int run_package_command(const PackageRequest& request) {

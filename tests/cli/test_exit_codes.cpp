@@ -1,8 +1,10 @@
 // The documented exit codes, checked on the real binary (README, "Exit codes").
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include "support/process.hpp"
-#include "harness/core/device_info.hpp"
+#include "support/scratch_folder.hpp"
 
 using vlb::testing::run_vlbench;
 
@@ -33,12 +35,27 @@ TEST_CASE("bad usage and bad input exit 2 with a message", "[cli]") {
   }
 }
 
+TEST_CASE("a malformed suite file and an unwritable results path exit 2 before any GPU work", "[cli]") {
+  const vlb::testing::ScratchFolder folder;
+  const auto suite = folder.write("broken.jsonl",
+                                  "{\"definition\": \"034_vision_language_cross_attention_fusion\", \"workload\": {\n");
+  const auto bad_suite = run_vlbench({"--solution", "reference", "--suite", suite.string()});
+  INFO(bad_suite.output);
+  CHECK(bad_suite.exit_code == 2);
+  CHECK_THAT(bad_suite.output, Catch::Contains("broken.jsonl"));
+
+  const auto results = folder.file("no-such-folder/results.json");
+  const auto unwritable = run_vlbench({"--solution", "reference", "--case", "15", "--json", results.string()});
+  INFO(unwritable.output);
+  CHECK(unwritable.exit_code == 2);
+  CHECK_THAT(unwritable.output, Catch::Contains("cannot write results"));
+  CHECK_FALSE(std::filesystem::exists(results));
+}
+
 TEST_CASE("without a GPU a run says so in one line and exits 3", "[cli]") {
-  if (vlb::device_count() > 0) {
-    SUCCEED("this machine has a GPU: the no-GPU path is checked on machines without one");
-    return;
-  }
-  const auto result = run_vlbench({"--solution", "reference", "--case", "15"});
+  // Hiding every device makes any machine one without a GPU.
+  const auto result = vlb::testing::run_process(vlb::testing::vlbench_binary(),
+                                                {"--solution", "reference", "--case", "15"}, {"CUDA_VISIBLE_DEVICES="});
   INFO(result.output);
   CHECK(result.exit_code == 3);
   CHECK_THAT(result.output, Catch::Contains("no CUDA GPU"));

@@ -2,10 +2,7 @@
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
-#include <atomic>
-#include <fstream>
 #include <sstream>
 
 #include "harness/timing/statistics.hpp"
@@ -58,7 +55,7 @@ CaseResult make_failed_case(std::mt19937_64& rng, const std::string& solution, i
 std::uint64_t fresh_seed() { return std::random_device{}() * 0x9e3779b97f4a7c15ull + std::random_device{}(); }
 
 std::vector<nlohmann::json> official_workloads() {
-  std::istringstream lines(read_text(std::filesystem::path(VLBENCH_SOURCE_DIR) / "workloads" / "workloads.jsonl"));
+  std::istringstream lines(testing::read_text(std::filesystem::path(VLBENCH_SOURCE_DIR) / "workloads" / "workloads.jsonl"));
   std::vector<nlohmann::json> workloads;
   for (std::string line; std::getline(lines, line);) {
     if (!line.empty()) workloads.push_back(nlohmann::json::parse(line));
@@ -128,35 +125,6 @@ RunRecord make_export_run(std::uint64_t seed, const std::string& solution) {
   run.cases.push_back(make_timed_case(rng, "reference", 0, uniform(rng, 1.0, 3.0)));
   run.summary = summarize(run.cases, 12.5);
   return run;
-}
-
-ScratchFolder::ScratchFolder() {
-  static std::atomic<int> counter{0};
-  path_ = std::filesystem::temp_directory_path() /
-          ("vlbench-export-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-  std::filesystem::remove_all(path_);
-  std::filesystem::create_directories(path_);
-}
-
-ScratchFolder::~ScratchFolder() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
-}
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  INFO("reading " << path);
-  REQUIRE(in.good());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void write_text(const std::filesystem::path& path, const std::string& text) {
-  std::filesystem::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  REQUIRE(out.good());
 }
 
 }  // namespace vlb::test

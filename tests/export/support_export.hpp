@@ -1,11 +1,13 @@
 #pragma once
-// Shared helpers of the export tests: a seeded results record with one case per status, scratch folders, file I/O.
+// Shared helpers of the export tests: a seeded results record with one case per status (scratch folders and file
+// reading come from support/scratch_folder.hpp).
 #include <cstdint>
 #include <filesystem>
 #include <random>
 #include <string>
 
 #include "harness/report/results.hpp"
+#include "support/scratch_folder.hpp"
 
 namespace vlb::test {
 
@@ -23,20 +25,5 @@ RunRecord make_export_run(std::uint64_t seed, const std::string& solution);
 
 // The official workloads file, one parsed line per workload.
 std::vector<nlohmann::json> official_workloads();
-
-class ScratchFolder {
- public:
-  ScratchFolder();
-  ~ScratchFolder();
-  ScratchFolder(const ScratchFolder&) = delete;
-  ScratchFolder& operator=(const ScratchFolder&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
-std::string read_text(const std::filesystem::path& path);
-void write_text(const std::filesystem::path& path, const std::string& text);  // creates parent folders
 
 }  // namespace vlb::test

@@ -216,12 +216,11 @@ TEST_CASE("the JSONL file reads back line by line as the same traces", "[export]
   const std::uint64_t seed = test::fresh_seed();
   CAPTURE(seed);
   const std::vector<json> traces = make_traces(test::make_export_run(seed, "fused_b200"), nullptr);
-  test::ScratchFolder scratch;
-  const fs::path path = scratch.path() / "traces.jsonl";
-  test::write_text(path, "stale content that must be replaced\n");
+  testing::ScratchFolder scratch;
+  const fs::path path = scratch.write("traces.jsonl", "stale content that must be replaced\n");
   write_traces_jsonl(path, traces);
 
-  std::istringstream lines(test::read_text(path));
+  std::istringstream lines(testing::read_text(path));
   std::vector<json> read_back;
   for (std::string line; std::getline(lines, line);) read_back.push_back(json::parse(line));
   REQUIRE(read_back == traces);
@@ -239,14 +238,14 @@ TEST_CASE("the export command turns a results file into the traces make_traces g
   const RunRecord reference_run = run;  // carries the reference case
   run.cases.pop_back();
   run.summary = summarize(run.cases, 12.5);
-  test::ScratchFolder scratch;
-  test::write_text(scratch.path() / "results.json", to_json(run).dump(2));
-  test::write_text(scratch.path() / "reference.json", to_json(reference_run).dump(2));
+  testing::ScratchFolder scratch;
+  scratch.write("results.json", to_json(run).dump(2));
+  scratch.write("reference.json", to_json(reference_run).dump(2));
 
   const ExportRequest request{scratch.path() / "results.json", scratch.path() / "reference.json",
                               scratch.path() / "out.jsonl"};
   REQUIRE(run_export_command(request) == 0);
-  std::istringstream lines(test::read_text(request.output_path));
+  std::istringstream lines(testing::read_text(request.output_path));
   std::vector<json> written;
   for (std::string line; std::getline(lines, line);) written.push_back(json::parse(line));
   const RunRecord run_read = read_results_file(request.results_path);
@@ -254,7 +253,7 @@ TEST_CASE("the export command turns a results file into the traces make_traces g
   REQUIRE(written == make_traces(run_read, &reference_read));
   REQUIRE(written.front().at("evaluation").at("performance").contains("speedup_factor"));
 
-  test::write_text(scratch.path() / "broken.json", "{\"schema_version\": 1,");
+  scratch.write("broken.json", "{\"schema_version\": 1,");
   REQUIRE_THROWS_AS(run_export_command({scratch.path() / "broken.json", std::nullopt, scratch.path() / "x.jsonl"}),
                     InputError);
 }

@@ -158,7 +158,7 @@ TEST_CASE("the template's package holds its folder, the binding and the closure 
   for (const auto& [path, content] : files) {
     INFO(path);
     REQUIRE(fs::is_regular_file(kSourceRoot / path));  // a project file, named relative to the project root
-    REQUIRE(content == test::read_text(kSourceRoot / path));
+    REQUIRE(content == testing::read_text(kSourceRoot / path));
   }
   // No reference, runner, CLI or test code rides along.
   for (const auto& [path, content] : files) {
@@ -170,19 +170,19 @@ TEST_CASE("the template's package holds its folder, the binding and the closure 
 
 TEST_CASE("the package file reads back as the same package", "[export][package][io]") {
   const json package = make_solution_package(template_info(), kSourceRoot);
-  test::ScratchFolder scratch;
+  testing::ScratchFolder scratch;
   const fs::path path = scratch.path() / "template.solution.json";
   write_solution_package(path, package);
-  REQUIRE(json::parse(test::read_text(path)) == package);
+  REQUIRE(json::parse(testing::read_text(path)) == package);
   REQUIRE(std::distance(fs::directory_iterator(scratch.path()), fs::directory_iterator()) == 1);
   REQUIRE_THROWS_AS(write_solution_package(scratch.path() / "no" / "x.json", package), UsageError);
 }
 
 // A small project tree in a scratch folder, to drive the packager through its rules.
 struct FakeProject {
-  test::ScratchFolder scratch;
-  fs::path root() const { return scratch.path() / "project"; }
-  void file(const std::string& path, const std::string& text) const { test::write_text(root() / path, text); }
+  testing::ScratchFolder scratch;
+  fs::path root() const { return scratch.file("project"); }
+  void file(const std::string& path, const std::string& text) const { scratch.write("project/" + path, text); }
   FakeProject() {
     file("packaging/torch_binding.cpp", "#include <torch/extension.h>\n#include \"harness/api.hpp\"\n");
     file("harness/api.hpp", "#pragma once\nint api();\n");
@@ -251,7 +251,7 @@ TEST_CASE("a package fails on what the evaluator could not build", "[export][pac
   }
   SECTION("an include that leaves the project") {
     project.file("solutions/fake/a.cu", "#include \"../../../outside.hpp\"\n");
-    test::write_text(project.scratch.path() / "outside.hpp", "#pragma once\n");  // exists, but outside the root
+    project.scratch.write("outside.hpp", "#pragma once\n");  // exists, but outside the root
     require_error<InputError>(fake_info({}), project.root(), "includes \"../../../outside.hpp\"");
   }
   SECTION("a library the evaluator lacks") {

@@ -127,7 +127,7 @@ TEST_CASE("Q projection: bias, 1D RoPE and scale fold on ragged rows", "[fused_b
                         in.on_device<bf16>(TensorId::kQProjWeight), in.on_device<bf16>(TensorId::kQProjBias),
                         in.on_device<std::int64_t>(TensorId::kLanguagePositionIds), q_scale, q.as<bf16>(), sm_count,
                         Workspace{workspace.data(), workspace.bytes()}, stream.get());
-    stream.sync();
+    stream.synchronize();
     ReferenceProjection reference;
     reference.activations = in.host.bf16_tensor(TensorId::kLanguageHiddenStates);
     reference.weight = in.host.bf16_tensor(TensorId::kQProjWeight);
@@ -191,7 +191,7 @@ TEST_CASE("O projection: plain GEMM into the output on ragged rows", "[fused_b20
     launch_o_projection(in.on_device<bf16>(TensorId::kLanguageHiddenStates), rows,
                         in.on_device<bf16>(TensorId::kOProjWeight), out.as<bf16>(), sm_count,
                         Workspace{workspace.data(), workspace.bytes()}, stream.get());
-    stream.sync();
+    stream.synchronize();
     ReferenceProjection reference;
     reference.activations = in.host.bf16_tensor(TensorId::kLanguageHiddenStates);
     reference.weight = in.host.bf16_tensor(TensorId::kOProjWeight);
@@ -244,7 +244,7 @@ TEST_CASE("Every plan and both kernels compute the same Q", "[fused_b200][gpu]")
                          q.as<bf16>(), RopeKind::kLanguage,
                          in.on_device<std::int64_t>(TensorId::kLanguagePositionIds), 1.0f};
     launch_projection(launch, sm_count, Workspace{workspace.data(), workspace.bytes()}, stream.get());
-    stream.sync();
+    stream.synchronize();
     expect_rows_match(name, q.as<bf16>(), rows, reference, seed);
   }
 }

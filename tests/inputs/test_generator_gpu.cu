@@ -23,7 +23,7 @@ std::vector<std::byte> generate_on_device(TensorId id, const ProblemShape& shape
   generate_tensor_on_device(id, shape, settings, buffer.data(), stream.get());
   std::vector<std::byte> result(bytes);
   VLB_CUDA_CHECK(cudaMemcpyAsync(result.data(), buffer.data(), bytes, cudaMemcpyDeviceToHost, stream.get()));
-  stream.sync();
+  stream.synchronize();
   return result;
 }
 
@@ -65,7 +65,7 @@ TEST_CASE("DeviceInputs::generate matches make_host_inputs", "[inputs][gpu]") {
     INFO(tensor_name(id));
     std::vector<std::byte> copy(device.bytes(id));
     VLB_CUDA_CHECK(cudaMemcpyAsync(copy.data(), device.data(id), copy.size(), cudaMemcpyDeviceToHost, stream.get()));
-    stream.sync();
+    stream.synchronize();
     REQUIRE(copy.size() == host.tensors[i].size());
     CHECK(std::memcmp(copy.data(), host.tensors[i].data(), copy.size()) == 0);
   }

@@ -60,7 +60,7 @@ TEST_CASE("RoPE math is bit-identical on host and device", "[reference][rope][gp
   VLB_CHECK_LAUNCH();
   std::vector<RopeProbe> results(probes.size());
   VLB_CUDA_CHECK(cudaMemcpyAsync(results.data(), device.data(), device.bytes(), cudaMemcpyDeviceToHost, stream.get()));
-  stream.sync();
+  stream.synchronize();
   int mismatches = 0;
   for (std::size_t i = 0; i < probes.size() && mismatches < 10; ++i) {
     const RopeProbe& p = probes[i];

@@ -2,15 +2,10 @@
 
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <numeric>
-#include <sstream>
 
 namespace vlb::test {
 
@@ -361,27 +356,6 @@ void require_same_run(const RunRecord& e, const RunRecord& a) {
   for (std::size_t i = 0; i < e.cases.size(); ++i) require_same_case(e.cases[i], a.cases[i]);
   REQUIRE(e.summary.has_value() == a.summary.has_value());
   if (e.summary) require_same_summary(*e.summary, *a.summary);
-}
-
-ScratchFolder::ScratchFolder() {
-  static std::atomic<int> counter{0};
-  path_ = std::filesystem::temp_directory_path() /
-          ("vlbench-report-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-  std::filesystem::remove_all(path_);
-  std::filesystem::create_directories(path_);
-}
-
-ScratchFolder::~ScratchFolder() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
-}
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  REQUIRE(in.good());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 }  // namespace vlb::test

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "harness/report/results.hpp"
+#include "support/scratch_folder.hpp"
 
 namespace vlb::test {
 
@@ -23,20 +24,5 @@ RunRecord make_seeded_run(std::uint64_t seed);
 // Fails the current Catch2 test on the first field that differs (doubles bitwise-equal, NaN equals NaN).
 void require_same_run(const RunRecord& expected, const RunRecord& actual);
 void require_same_case(const CaseResult& expected, const CaseResult& actual);
-
-// A fresh, empty folder under the system's temporary folder, removed with everything in it at the end of the test.
-class ScratchFolder {
- public:
-  ScratchFolder();
-  ~ScratchFolder();
-  ScratchFolder(const ScratchFolder&) = delete;
-  ScratchFolder& operator=(const ScratchFolder&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
-std::string read_text(const std::filesystem::path& path);
 
 }  // namespace vlb::test

@@ -101,7 +101,7 @@ TEST_CASE("non-finite numbers are written as null and read back as NaN or nullop
 TEST_CASE("text that is not valid UTF-8 in a reason does not stop the writer", "[report][json]") {
   RunRecord run = test::make_seeded_run(5);
   run.cases.at(2).reason = std::string("solution said: \xff\xfe bad bytes");
-  test::ScratchFolder folder;
+  testing::ScratchFolder folder;
   const auto path = folder.path() / "results.json";
   ResultsWriter writer(path, run);
   for (const CaseResult& result : run.cases) writer.append_case(result);
@@ -216,7 +216,7 @@ TEST_CASE("validation checks the summary against the cases", "[report][json][val
 }
 
 TEST_CASE("read_results_file names the file in its errors", "[report][json]") {
-  test::ScratchFolder folder;
+  testing::ScratchFolder folder;
   const auto path = folder.path() / "broken.json";
   SECTION("not JSON") {
     std::ofstream(path) << "{\"schema\": \"vlbench-results\", ";

@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 std::vector<std::string> lines_of(const fs::path& path) {
-  std::istringstream text(test::read_text(path));
+  std::istringstream text(testing::read_text(path));
   std::vector<std::string> lines;
   for (std::string line; std::getline(text, line);) lines.push_back(line);
   return lines;
@@ -48,7 +48,7 @@ void require_usage_error(const fs::path& path, const RunRecord& header, const st
 }
 
 TEST_CASE("the partial file holds the header, then one flushed line per finished case", "[report][writer]") {
-  test::ScratchFolder folder;
+  testing::ScratchFolder folder;
   const RunRecord run = test::make_seeded_run(808);
   const fs::path path = folder.path() / "results.json";
   ResultsWriter writer(path, header_of(run));
@@ -76,7 +76,7 @@ TEST_CASE("the partial file holds the header, then one flushed line per finished
   writer.finish(run);
   REQUIRE(fs::exists(path));
   REQUIRE_FALSE(fs::exists(writer.partial_path()));
-  const json document = json::parse(test::read_text(path));
+  const json document = json::parse(testing::read_text(path));
   REQUIRE_NOTHROW(validate_results_json(document));
   test::require_same_run(run, read_results_file(path));
   // No temporary file is left beside it.
@@ -86,7 +86,7 @@ TEST_CASE("the partial file holds the header, then one flushed line per finished
 }
 
 TEST_CASE("a writer destroyed without finish leaves the finished cases and no final file", "[report][writer]") {
-  test::ScratchFolder folder;
+  testing::ScratchFolder folder;
   const RunRecord run = test::make_seeded_run(1999);
   const fs::path path = folder.path() / "crashed.json";
   const std::size_t finished = 4;
@@ -121,7 +121,7 @@ TEST_CASE("a writer destroyed without finish leaves the finished cases and no fi
 }
 
 TEST_CASE("a new writer replaces an earlier partial file and an earlier final file only at finish", "[report][writer]") {
-  test::ScratchFolder folder;
+  testing::ScratchFolder folder;
   const fs::path path = folder.path() / "results.json";
   const RunRecord first = test::make_seeded_run(1);
   const RunRecord second = test::make_seeded_run(2);
@@ -142,7 +142,7 @@ TEST_CASE("a new writer replaces an earlier partial file and an earlier final fi
 
 TEST_CASE("a target that cannot be written fails at construction with UsageError", "[report][writer]") {
   const RunRecord header = header_of(test::make_seeded_run(3));
-  test::ScratchFolder folder;
+  testing::ScratchFolder folder;
   SECTION("missing folder") {
     require_usage_error(folder.path() / "no-such-folder" / "results.json", header, "does not exist");
   }

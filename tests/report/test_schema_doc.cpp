@@ -10,7 +10,7 @@ namespace vlb {
 namespace {
 
 nlohmann::json documented_example() {
-  const std::string text = test::read_text(std::filesystem::path(VLBENCH_SOURCE_DIR) / "docs" / "results-schema.md");
+  const std::string text = testing::read_text(std::filesystem::path(VLBENCH_SOURCE_DIR) / "docs" / "results-schema.md");
   const std::string opening = "## A complete example";
   const std::size_t section = text.find(opening);
   REQUIRE(section != std::string::npos);

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "harness/core/cuda_check.hpp"
+#include "harness/core/cuda_stream.hpp"
 #include "harness/solution/registry.hpp"
 
 namespace vlb::adversarial {
@@ -102,17 +103,15 @@ class UnjoinedStream final : public Honest {
   static SolutionInfo describe() {
     return adversary("adversarial_unjoined_stream", "computes on its own stream and never joins the caller's");
   }
-  UnjoinedStream() { VLB_CUDA_CHECK(cudaStreamCreateWithFlags(&own_, cudaStreamNonBlocking)); }
-  ~UnjoinedStream() override { (void)cudaStreamDestroy(own_); }
   void run(const FusionArgs& args) override {
-    spin_kernel<<<1, 1, 0, own_>>>(200'000'000);  // 200 ms: the caller's stream is long done by then
+    spin_kernel<<<1, 1, 0, own_.get()>>>(200'000'000);  // 200 ms: the caller's stream is long done by then
     FusionArgs mine = args;
-    mine.stream = own_;
+    mine.stream = own_.get();
     compute(mine);
   }
 
  private:
-  cudaStream_t own_ = nullptr;
+  CudaStream own_;
 };
 
 class DefaultStream final : public Honest {

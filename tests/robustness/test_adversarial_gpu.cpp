@@ -7,6 +7,7 @@
 
 #include "harness/report/results_json.hpp"
 #include "support/process.hpp"
+#include "support/scratch_folder.hpp"
 
 namespace {
 
@@ -38,8 +39,8 @@ TEST_CASE("adversarial solutions are caught, each with the right status", "[robu
   std::string solutions;
   for (const auto& e : expectations) solutions += (solutions.empty() ? "" : ",") + std::string(e.solution);
 
-  const auto results = std::filesystem::temp_directory_path() / "vlbench-adversarial-results.json";
-  std::filesystem::remove(results);
+  const vlb::testing::ScratchFolder scratch;
+  const auto results = scratch.file("adversarial.json");
   const auto run = vlb::testing::run_process(
       vlb::testing::vlbench_adversarial_binary(),
       {"--solution", solutions, "--case", "15", "--rounds", "2", "--warmup", "2", "--iterations", "5",

@@ -6,6 +6,7 @@
 #include "harness/report/results_json.hpp"
 #include "harness/runner/suite_runner.hpp"
 #include "harness/suite/suite.hpp"
+#include "support/scratch_folder.hpp"
 
 namespace {
 vlb::RunPlan small_plan(const std::vector<std::string>& solutions) {
@@ -25,7 +26,8 @@ vlb::RunPlan small_plan(const std::vector<std::string>& solutions) {
 
 TEST_CASE("the template and the reference pass, are timed and get SOL figures", "[runner][gpu]") {
   vlb::RunPlan plan = small_plan({"template", "reference"});
-  const auto json = std::filesystem::temp_directory_path() / "vlbench-pipeline-test.json";
+  const vlb::testing::ScratchFolder scratch;
+  const auto json = scratch.file("pipeline.json");
   plan.json_path = json;
   const vlb::RunOutput output = vlb::execute_plan(plan, nullptr);
   CHECK_FALSE(output.any_failure);

@@ -12,17 +12,6 @@
 
 namespace vlb::testing {
 
-ScratchFolder::ScratchFolder() {
-  std::random_device entropy;
-  folder_ = std::filesystem::temp_directory_path() / ("vlbench-safetensors-test-" + std::to_string(entropy()));
-  std::filesystem::create_directories(folder_);
-}
-
-ScratchFolder::~ScratchFolder() {
-  std::error_code ignored;
-  std::filesystem::remove_all(folder_, ignored);
-}
-
 std::uint32_t fresh_seed() {
   std::random_device entropy;
   return entropy();

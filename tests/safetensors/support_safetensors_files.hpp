@@ -1,5 +1,5 @@
 #pragma once
-// Scratch folders, raw file bytes and seeded tensors for the safetensors tests.
+// Raw file bytes and seeded tensors for the safetensors tests (scratch folders: support/scratch_folder.hpp).
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -8,22 +8,9 @@
 #include <vector>
 
 #include "harness/core/errors.hpp"
+#include "support/scratch_folder.hpp"
 
 namespace vlb::testing {
-
-// A fresh folder under the system's temporary folder, removed with the object.
-class ScratchFolder {
- public:
-  ScratchFolder();
-  ~ScratchFolder();
-  ScratchFolder(const ScratchFolder&) = delete;
-  ScratchFolder& operator=(const ScratchFolder&) = delete;
-  std::filesystem::path path(const std::string& name) const { return folder_ / name; }
-  const std::filesystem::path& folder() const { return folder_; }
-
- private:
-  std::filesystem::path folder_;
-};
 
 // A seed that differs from run to run; tests print it (INFO) so that a failure can be replayed.
 std::uint32_t fresh_seed();

@@ -69,7 +69,7 @@ TEST_CASE("a case dump holds every input bit-identical to the host generator, an
   const DeviceBuffer reference_device = upload(reference_output, stream.get());
 
   const testing::ScratchFolder folder;
-  const auto file = dump_file_name(folder.path("dumps"), "", shape);  // the folder does not exist yet
+  const auto file = dump_file_name(folder.file("dumps"), "", shape);  // the folder does not exist yet
   const std::map<std::string, std::string> metadata = {
       {"solution", "template"}, {"seed", std::to_string(seed)}, {"positions", std::string(position_pattern_name(pattern))}};
   write_case_dump(file, inputs, solution_device.data(), reference_device.data(), metadata, stream.get());
@@ -109,7 +109,7 @@ TEST_CASE("fill_case_inputs uploads a file input's exact bytes and generates the
   const testing::ScratchFolder folder;
   const TensorSpec lang = tensor_spec(TensorId::kLanguageHiddenStates, shape);
   const auto file_bytes = testing::random_bf16_bytes(static_cast<std::size_t>(lang.elements()), seed + 7);
-  const auto file = folder.path("lang.safetensors");
+  const auto file = folder.file("lang.safetensors");
   write_safetensors(file, {{"hidden", {"BF16", lang.shape, file_bytes}}}, {{"format", "pt"}});
   Workload workload = generated_workload(shape);
   workload.inputs["language_hidden_states"] = {"safetensors", file, "hidden"};
@@ -153,7 +153,7 @@ TEST_CASE("fill_case_inputs names the workload, file and key of a file that does
   const ProblemShape shape{2, 16, 196};
   const testing::TestStream stream;
   const testing::ScratchFolder folder;
-  const auto file = folder.path("short.safetensors");
+  const auto file = folder.file("short.safetensors");
   const std::vector<std::int64_t> wrong_shape = {2, 15, 4096};
   write_safetensors(file, {{"hidden", {"BF16", wrong_shape, testing::random_bf16_bytes(2 * 15 * 4096, seed)}}});
   Workload workload = generated_workload(shape);

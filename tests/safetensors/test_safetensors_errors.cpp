@@ -68,7 +68,7 @@ TEST_CASE("a bad safetensors input is an InputError naming the file and the key"
   const testing::ScratchFolder folder;
   for (const BadFile& bad : bad_files(seed)) {
     SECTION(bad.problem) {
-      const auto file = folder.path("bad input.safetensors");
+      const auto file = folder.file("bad input.safetensors");
       testing::write_bytes(file, bad.bytes);
       const InputError error = testing::capture_input_error(
           [&] { (void)load_file_input(descriptor_for(file), TensorId::kLanguagePositionIds, kShape); });
@@ -84,7 +84,7 @@ TEST_CASE("a bad safetensors input is an InputError naming the file and the key"
 
 TEST_CASE("a missing safetensors file is an InputError naming it", "[safetensors]") {
   const testing::ScratchFolder folder;
-  const auto file = folder.path("absent.safetensors");
+  const auto file = folder.file("absent.safetensors");
   const InputError error = testing::capture_input_error(
       [&] { (void)load_file_input(descriptor_for(file), TensorId::kLanguagePositionIds, kShape); });
   CHECK(error.exit_code() == ExitCode::kBadInput);
@@ -97,7 +97,7 @@ TEST_CASE("reading a whole file names the tensor whose entry is wrong", "[safete
   const std::uint32_t seed = testing::fresh_seed();
   INFO("seed " << seed);
   const testing::ScratchFolder folder;
-  const auto file = folder.path("whole.safetensors");
+  const auto file = folder.file("whole.safetensors");
   testing::write_bytes(file, file_with(R"({"a":{"dtype":"BF16","shape":[4],"data_offsets":[0,8]},)"
                                        R"("b":{"dtype":"I64","shape":[4],"data_offsets":[8,40]}})",
                                        32, seed));
@@ -114,7 +114,7 @@ namespace vlb {
 
 TEST_CASE("a header longer than the format's 100 MB limit is refused before it is read", "[safetensors]") {
   const testing::ScratchFolder folder;
-  const auto file = folder.path("huge_header.safetensors");
+  const auto file = folder.file("huge_header.safetensors");
   std::vector<std::byte> length(8);
   const std::uint64_t header_bytes = 200'000'000;
   for (int b = 0; b < 8; ++b) length[b] = static_cast<std::byte>((header_bytes >> (8 * b)) & 0xFF);

@@ -42,7 +42,7 @@ TEST_CASE("write then read gives bit-identical BF16 and I64 tensors and the meta
   std::map<std::string, SafetensorsTensorView> views;
   for (const auto& [name, tensor] : tensors) views.emplace(name, view_of(tensor));
   const SafetensorsMetadata metadata = {{"uuid", "d48e8b5b"}, {"seed", std::to_string(seed)}, {"note", "é \"quoted\""}};
-  const auto file = folder.path("round_trip.safetensors");
+  const auto file = folder.file("round_trip.safetensors");
 
   write_safetensors(file, views, metadata);
   const SafetensorsFile read = read_safetensors(file);
@@ -57,7 +57,7 @@ TEST_CASE("write then read gives bit-identical BF16 and I64 tensors and the meta
     CHECK(back.shape == tensor.shape);
     CHECK(testing::byte_difference(back.data, tensor.data) == "");
   }
-  CHECK_FALSE(std::filesystem::exists(folder.path("round_trip.safetensors.partial")));
+  CHECK_FALSE(std::filesystem::exists(folder.file("round_trip.safetensors.partial")));
 }
 
 TEST_CASE("the written header is padded with spaces to 8 bytes and every tensor is aligned", "[safetensors]") {
@@ -67,7 +67,7 @@ TEST_CASE("the written header is padded with spaces to 8 bytes and every tensor 
   const auto tensors = sample_tensors(seed);
   std::map<std::string, SafetensorsTensorView> views;
   for (const auto& [name, tensor] : tensors) views.emplace(name, view_of(tensor));
-  const auto file = folder.path("layout.safetensors");
+  const auto file = folder.file("layout.safetensors");
   write_safetensors(file, views, {{"k", "v"}});
 
   const auto bytes = testing::read_bytes(file);
@@ -93,7 +93,7 @@ TEST_CASE("rewriting a file replaces it whole", "[safetensors]") {
   const std::uint32_t seed = testing::fresh_seed();
   INFO("seed " << seed);
   const testing::ScratchFolder folder;
-  const auto file = folder.path("rewrite.safetensors");
+  const auto file = folder.file("rewrite.safetensors");
   const auto first = random_bf16_bytes(64, seed);
   write_safetensors(file, {{"a", {"BF16", {64}, first}}}, {{"pass", "1"}});
   const auto second = random_int64_bytes(2, seed + 1);
@@ -112,7 +112,7 @@ TEST_CASE("the reader reads one tensor without the others", "[safetensors]") {
   const auto tensors = sample_tensors(seed);
   std::map<std::string, SafetensorsTensorView> views;
   for (const auto& [name, tensor] : tensors) views.emplace(name, view_of(tensor));
-  const auto file = folder.path("lazy.safetensors");
+  const auto file = folder.file("lazy.safetensors");
   write_safetensors(file, views);
 
   const SafetensorsReader reader(file);
@@ -140,7 +140,7 @@ TEST_CASE("a file laid out as the Python package writes it reads back its values
   push_le(static_cast<std::uint64_t>(std::int64_t{-3}), 8);
   for (const std::uint16_t bf16_bits : {0x3F80, 0xC000, 0x3F00, 0x4040}) push_le(bf16_bits, 2);  // 1, -2, 0.5, 3
   const testing::ScratchFolder folder;
-  const auto file = folder.path("from_python.safetensors");
+  const auto file = folder.file("from_python.safetensors");
   testing::write_bytes(file, testing::safetensors_bytes(header, data));
 
   const SafetensorsFile read = read_safetensors(file);
@@ -177,7 +177,7 @@ TEST_CASE("dtype names and sizes follow the safetensors spelling", "[safetensors
 TEST_CASE("writing a view whose bytes do not match its dtype and shape is refused", "[safetensors]") {
   const testing::ScratchFolder folder;
   const auto data = random_bf16_bytes(6, testing::fresh_seed());
-  const auto file = folder.path("bad_view.safetensors");
+  const auto file = folder.file("bad_view.safetensors");
   CHECK_THROWS_AS(write_safetensors(file, {{"a", {"BF16", {7}, data}}}), std::invalid_argument);
   CHECK_THROWS_AS(write_safetensors(file, {{"a", {"bf16", {6}, data}}}), std::invalid_argument);
   CHECK_THROWS_AS(write_safetensors(file, {{"__metadata__", {"BF16", {6}, data}}}), std::invalid_argument);

@@ -36,7 +36,7 @@ TEST_CASE("load_file_input returns the file's bytes for a matching tensor", "[sa
   INFO("seed " << seed);
   const ProblemShape shape{2, 5, 196};
   const testing::ScratchFolder folder;
-  const auto file = folder.path("inputs.safetensors");
+  const auto file = folder.file("inputs.safetensors");
   const TensorSpec lang = tensor_spec(TensorId::kLanguageHiddenStates, shape);
   const TensorSpec thw = tensor_spec(TensorId::kVisionGridThw, shape);
   const auto lang_bytes = testing::random_bf16_bytes(static_cast<std::size_t>(lang.elements()), seed);

@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <string>
 
+#include "support/scratch_folder.hpp"
+
 namespace vlb::testing {
 
 std::string project_file(const std::string& relative_path);  // under the source tree
@@ -17,7 +19,7 @@ class ScratchFile {
   std::string path() const { return path_.string(); }
 
  private:
-  std::filesystem::path folder_;
+  ScratchFolder folder_;
   std::filesystem::path path_;
 };
 

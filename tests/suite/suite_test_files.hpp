@@ -1,6 +1,6 @@
 #pragma once
-// Helpers of the suite tests: a private temporary folder, the built-in files as JSON to mutate, and an assertion
-// that a call throws an InputError whose message names the file, the line and the field.
+// Helpers of the suite tests: the built-in files as JSON to mutate, and an assertion that a call throws an InputError
+// whose message names the file, the line and the field. Scratch folders come from support/scratch_folder.hpp.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -10,26 +10,13 @@
 #include <vector>
 
 #include "harness/suite/suite.hpp"
+#include "support/scratch_folder.hpp"
 
 namespace vlb::testing {
 
 using OrderedJson = nlohmann::ordered_json;
 
 std::filesystem::path source_workloads_dir();
-
-// A fresh folder under the system temp folder, removed with its contents on destruction.
-class TempFolder {
- public:
-  TempFolder();
-  ~TempFolder();
-  TempFolder(const TempFolder&) = delete;
-  TempFolder& operator=(const TempFolder&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path write(const std::string& name, const std::string& contents) const;
-
- private:
-  std::filesystem::path path_;
-};
 
 OrderedJson builtin_definition_json();
 // The built-in workload lines, parsed.

@@ -1,7 +1,3 @@
-#include <fmt/format.h>
-
-#include <fstream>
-#include <random>
 #include <sstream>
 
 #include "harness/core/errors.hpp"
@@ -11,42 +7,7 @@ namespace vlb::testing {
 
 std::filesystem::path source_workloads_dir() { return std::filesystem::path(VLBENCH_SOURCE_DIR) / "workloads"; }
 
-TempFolder::TempFolder() {
-  std::random_device entropy;
-  const auto base = std::filesystem::temp_directory_path();
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    const auto candidate =
-        base / fmt::format("vlbench_suite_test_{:016x}", (std::uint64_t{entropy()} << 32) | entropy());
-    if (std::filesystem::create_directory(candidate)) {
-      path_ = candidate;
-      return;
-    }
-  }
-  throw std::runtime_error("could not create a temporary folder");
-}
-
-TempFolder::~TempFolder() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
-}
-
-std::filesystem::path TempFolder::write(const std::string& name, const std::string& contents) const {
-  const auto file = path_ / name;
-  std::ofstream stream(file, std::ios::binary);
-  stream << contents;
-  if (!stream) throw std::runtime_error("could not write " + file.string());
-  return file;
-}
-
 namespace {
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream stream(path, std::ios::binary);
-  if (!stream) throw std::runtime_error("could not read " + path.string());
-  std::ostringstream text;
-  text << stream.rdbuf();
-  return text.str();
-}
-
 template <class ErrorType>
 void require_error(const std::function<void()>& call, const std::vector<std::string>& fragments) {
   bool thrown = false;
@@ -65,11 +26,11 @@ void require_error(const std::function<void()>& call, const std::vector<std::str
 }  // namespace
 
 OrderedJson builtin_definition_json() {
-  return OrderedJson::parse(read_file(source_workloads_dir() / "definition.json"));
+  return OrderedJson::parse(read_text(source_workloads_dir() / "definition.json"));
 }
 
 std::vector<OrderedJson> builtin_workload_lines() {
-  std::istringstream text(read_file(source_workloads_dir() / "workloads.jsonl"));
+  std::istringstream text(read_text(source_workloads_dir() / "workloads.jsonl"));
   std::vector<OrderedJson> lines;
   for (std::string line; std::getline(text, line);) {
     if (!line.empty()) lines.push_back(OrderedJson::parse(line));

@@ -8,7 +8,7 @@
 
 using namespace vlb;
 using vlb::testing::source_workloads_dir;
-using vlb::testing::TempFolder;
+using vlb::testing::ScratchFolder;
 
 namespace {
 
@@ -92,7 +92,7 @@ TEST_CASE("the built-in definition lists the tensors in SPEC order with their dt
 }
 
 TEST_CASE("a suite file without a definition beside it uses the built-in definition", "[suite]") {
-  TempFolder folder;
+  ScratchFolder folder;
   const auto lines = vlb::testing::builtin_workload_lines();
   const auto file = folder.write("my_cases.jsonl", vlb::testing::join_lines({lines[15], lines[8]}));
   const Suite suite = load_suite(file.string(), source_workloads_dir());
@@ -105,7 +105,7 @@ TEST_CASE("a suite file without a definition beside it uses the built-in definit
 }
 
 TEST_CASE("a suite file with a definition beside it uses that definition", "[suite]") {
-  TempFolder folder;
+  ScratchFolder folder;
   auto definition = vlb::testing::builtin_definition_json();
   definition["axes"]["head_dim"]["value"] = 64;  // proves which definition is read: this one is rejected
   folder.write("definition.json", definition.dump(2));
@@ -115,7 +115,7 @@ TEST_CASE("a suite file with a definition beside it uses that definition", "[sui
 }
 
 TEST_CASE("a missing suite file or folder is an InputError naming the path", "[suite]") {
-  TempFolder folder;
+  ScratchFolder folder;
   const std::string missing = (folder.path() / "no_such_suite.jsonl").string();
   vlb::testing::require_input_error([&] { load_suite(missing, source_workloads_dir()); }, {missing, "not found"});
   vlb::testing::require_input_error([&] { load_suite("all", folder.path()); },

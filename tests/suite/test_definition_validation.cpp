@@ -8,14 +8,14 @@
 
 using namespace vlb;
 using vlb::testing::OrderedJson;
-using vlb::testing::TempFolder;
+using vlb::testing::ScratchFolder;
 
 namespace {
 
 // Writes the built-in definition changed by `mutate` and requires load_definition to reject it, naming the file
 // and every fragment.
 void require_rejected(const std::function<void(OrderedJson&)>& mutate, const std::vector<std::string>& fragments) {
-  TempFolder folder;
+  ScratchFolder folder;
   OrderedJson definition = vlb::testing::builtin_definition_json();
   mutate(definition);
   const auto file = folder.write("definition.json", definition.dump(2));
@@ -37,7 +37,7 @@ OrderedJson swapped(const OrderedJson& object, const std::string& first, const s
 }  // namespace
 
 TEST_CASE("the unchanged built-in definition loads", "[suite][definition]") {
-  TempFolder folder;
+  ScratchFolder folder;
   const auto file = folder.write("definition.json", vlb::testing::builtin_definition_json().dump());
   const Definition definition = load_definition(file);
   CHECK(definition.path == file);
@@ -57,7 +57,7 @@ TEST_CASE("definition: top-level fields", "[suite][definition]") {
 }
 
 TEST_CASE("definition: a file that is not JSON names the file and the parse error", "[suite][definition]") {
-  TempFolder folder;
+  ScratchFolder folder;
   const auto file = folder.write("definition.json", "{\n  \"name\": \"034\",\n  \"axes\": {,}\n}\n");
   vlb::testing::require_input_error([&] { load_definition(file); }, {file.string(), "not valid JSON", "line 3"});
 }

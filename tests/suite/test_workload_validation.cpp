@@ -8,7 +8,7 @@
 
 using namespace vlb;
 using vlb::testing::OrderedJson;
-using vlb::testing::TempFolder;
+using vlb::testing::ScratchFolder;
 
 namespace {
 
@@ -28,7 +28,7 @@ std::string file_with_mutation(int line, const std::function<void(OrderedJson&)>
 
 void require_rejected(const std::function<void(OrderedJson&)>& mutate, const std::vector<std::string>& fragments,
                       int line = 5) {
-  TempFolder folder;
+  ScratchFolder folder;
   const auto file = folder.write("workloads.jsonl", file_with_mutation(line, mutate));
   std::vector<std::string> expected = fragments;
   expected.push_back(file.string() + ":" + std::to_string(line) + ": ");
@@ -38,7 +38,7 @@ void require_rejected(const std::function<void(OrderedJson&)>& mutate, const std
 }  // namespace
 
 TEST_CASE("workloads: blank lines are skipped and lines are counted in the file", "[suite][workloads]") {
-  TempFolder folder;
+  ScratchFolder folder;
   const auto file = folder.write("workloads.jsonl", file_with_mutation(5, [](OrderedJson&) {}));
   const auto workloads = load_workloads(file, builtin_definition());
   REQUIRE(workloads.size() == 4);
@@ -49,7 +49,7 @@ TEST_CASE("workloads: blank lines are skipped and lines are counted in the file"
 }
 
 TEST_CASE("workloads: the example of the brief reads as promised", "[suite][workloads]") {
-  TempFolder folder;
+  ScratchFolder folder;
   auto lines = vlb::testing::builtin_workload_lines();
   std::vector<OrderedJson> chosen(lines.begin(), lines.begin() + 7);
   chosen[6]["workload"]["axes"]["lang_seq_len"] = -3;
@@ -74,7 +74,7 @@ TEST_CASE("workloads: top-level fields", "[suite][workloads]") {
 }
 
 TEST_CASE("workloads: a line that is not JSON names its line", "[suite][workloads]") {
-  TempFolder folder;
+  ScratchFolder folder;
   auto lines = vlb::testing::builtin_workload_lines();
   const auto file = folder.write("w.jsonl", lines[0].dump() + "\n" + "{\"definition\": \"034\", \n" + lines[1].dump());
   vlb::testing::require_input_error([&] { load_workloads(file, builtin_definition()); },
@@ -151,7 +151,7 @@ TEST_CASE("workloads: inputs must name every definition input with a known type"
 }
 
 TEST_CASE("workloads: a safetensors path is resolved against the workload file's folder", "[suite][workloads]") {
-  TempFolder folder;
+  ScratchFolder folder;
   auto lines = vlb::testing::builtin_workload_lines();
   lines[0]["workload"]["inputs"]["vision_grid_thw"] = {
       {"type", "safetensors"}, {"path", "data/grid.safetensors"}, {"tensor_key", "grid"}};
@@ -185,7 +185,7 @@ TEST_CASE("workloads: tolerances must be in range", "[suite][workloads]") {
 
 TEST_CASE("workloads: the file's match ratio is recorded, 0.99 applied; atol and rtol are taken",
           "[suite][workloads]") {
-  TempFolder folder;
+  ScratchFolder folder;
   auto lines = vlb::testing::builtin_workload_lines();
   lines[0]["workload"]["tolerance"] = {{"max_atol", 0.25}, {"max_rtol", 0.125}, {"required_match_ratio", 1.0}};
   lines[1]["workload"]["tolerance"].erase("required_match_ratio");
@@ -204,7 +204,7 @@ TEST_CASE("workloads: a duplicate uuid names both lines", "[suite][workloads]") 
 }
 
 TEST_CASE("workloads: an empty or blank file is rejected, a missing one names its path", "[suite][workloads]") {
-  TempFolder folder;
+  ScratchFolder folder;
   const auto empty = folder.write("empty.jsonl", "");
   vlb::testing::require_input_error([&] { load_workloads(empty, builtin_definition()); },
                                     {empty.string(), "holds no workloads"});

@@ -27,8 +27,11 @@ std::string shell_quote(const std::string& text) {
 }
 }  // namespace
 
-ProcessResult run_process(const std::string& binary, const std::vector<std::string>& arguments) {
-  std::string command = shell_quote(binary);
+ProcessResult run_process(const std::string& binary, const std::vector<std::string>& arguments,
+                          const std::vector<std::string>& environment) {
+  std::string command = environment.empty() ? "" : "env";
+  for (const std::string& assignment : environment) command += " " + shell_quote(assignment);
+  command += (command.empty() ? "" : " ") + shell_quote(binary);
   for (const std::string& argument : arguments) command += " " + shell_quote(argument);
   command += " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");

@@ -12,7 +12,9 @@ struct ProcessResult {
 
 std::string vlbench_binary();              // $VLBENCH_BINARY (set by ctest), else <build>/vlbench
 std::string vlbench_adversarial_binary();  // $VLBENCH_ADVERSARIAL_BINARY, else <build>/vlbench_adversarial
-ProcessResult run_process(const std::string& binary, const std::vector<std::string>& arguments);
+// `environment` entries ("NAME=value") are set for the child only.
+ProcessResult run_process(const std::string& binary, const std::vector<std::string>& arguments,
+                          const std::vector<std::string>& environment = {});
 inline ProcessResult run_vlbench(const std::vector<std::string>& arguments) {
   return run_process(vlbench_binary(), arguments);
 }
