@@ -140,7 +140,7 @@ RunOutput execute_plan(const RunPlan& plan, std::FILE* progress) {
   const Suite suite = load_suite(plan.suite, plan.workloads_dir);
   const std::vector<Case> cases = select_cases(suite, plan.case_selectors, plan.custom_case_atol);
   for (const std::string& name : plan.solutions) {
-    if (!SolutionRegistry::instance().contains(name)) (void)SolutionRegistry::instance().create(name);  // throws
+    SolutionRegistry::instance().require(name);
   }
   const std::vector<GpuSpec> gpu_specs = load_gpu_specs((plan.workloads_dir / "gpus.json").string());
   ensure_writable_folder(plan.json_path);

@@ -47,16 +47,19 @@ bool SolutionRegistry::contains(const std::string& name) const {
   return std::any_of(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.info.name == name; });
 }
 
-std::unique_ptr<Solution> SolutionRegistry::create(const std::string& name) const {
-  for (const Entry& entry : entries_) {
-    if (entry.info.name == name) {
-      std::unique_ptr<Solution> solution = entry.factory();
-      solution->info_ = entry.info;
-      return solution;
-    }
+void SolutionRegistry::require(const std::string& name) const {
+  if (!contains(name)) {
+    throw UsageError("unknown solution '" + name + "'; registered solutions: " + join(names(), ", ") +
+                     " (see vlbench --list)");
   }
-  throw UsageError("unknown solution '" + name + "'; registered solutions: " + join(names(), ", ") +
-                   " (see vlbench --list)");
+}
+
+std::unique_ptr<Solution> SolutionRegistry::create(const std::string& name) const {
+  require(name);
+  const auto entry = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.info.name == name; });
+  std::unique_ptr<Solution> solution = entry->factory();
+  solution->info_ = entry->info;
+  return solution;
 }
 
 std::vector<SolutionInfo> SolutionRegistry::list() const {

@@ -20,6 +20,8 @@ class SolutionRegistry {
   // Throws std::logic_error on a duplicate or empty name (a build mistake, caught at start-up).
   void add(SolutionInfo info, Factory factory);
   bool contains(const std::string& name) const;
+  // Throws the UsageError that create() would, without constructing anything (no GPU needed).
+  void require(const std::string& name) const;
   // A fresh instance per call, so no state survives between cases. Throws UsageError naming the known solutions.
   std::unique_ptr<Solution> create(const std::string& name) const;
   std::vector<SolutionInfo> list() const;  // sorted by name
