@@ -40,7 +40,7 @@ class ProjectionEpilogue {
   static constexpr int kStageLd = kBlockN + 8;               // padding: at most 2-way bank conflicts on the writes
   static constexpr int kVector = 8;                          // bf16 per 16-byte store
   static constexpr int kBarrierId = 0;                       // first user named barrier (after CUTLASS's reserved ones)
-  static_assert(kBlockN == kHeadDim, "one N tile must be exactly one head, so that RoPE pairs stay inside the tile");
+  static_assert(kBlockN % kHeadDim == 0, "an N tile holds whole heads, so that RoPE pairs stay inside the tile");
   static_assert(kBlockM % kStageRows == 0, "the tile is staged in whole passes");
 
   // Types the kernel and the device adapter read.
@@ -199,23 +199,27 @@ class ProjectionEpilogue {
     }
   }
 
-  // acc + bias, then RoPE with the partner's acc + bias, then the scale.
+  // acc + bias, then RoPE with the partner's acc + bias, then the scale. A chunk of 8 never straddles two heads.
   CUTLASS_DEVICE static void finish_chunk(EpilogueGroup const& group, int col0, float t, float h, float w,
                                           const float* staged, const float* bias, float (&values)[kVector]) {
+    const int head_col0 = col0 % kHeadDim;
+    const int head_start = col0 - head_col0;  // tile column of the head's first element
     if (group.rope == static_cast<int>(RopeKind::kLanguage)) {
       CUTLASS_PRAGMA_UNROLL
       for (int v = 0; v < kVector; ++v) {
-        const RotaryPair pair = language_rotary_pair(col0 + v);
-        values[v] = rope_element(staged[col0 + v] + bias[col0 + v], staged[pair.partner] + bias[pair.partner], t,
-                                 pair, group.scale);
+        const RotaryPair pair = language_rotary_pair(head_col0 + v);
+        const int partner = head_start + pair.partner;
+        values[v] = rope_element(staged[col0 + v] + bias[col0 + v], staged[partner] + bias[partner], t, pair,
+                                 group.scale);
       }
     } else if (group.rope == static_cast<int>(RopeKind::kVision)) {
       CUTLASS_PRAGMA_UNROLL
       for (int v = 0; v < kVector; ++v) {
-        const RotaryPair pair = vision_rotary_pair(col0 + v);
+        const RotaryPair pair = vision_rotary_pair(head_col0 + v);
+        const int partner = head_start + pair.partner;
         const float position = pair.section == 0 ? t : (pair.section == 1 ? h : w);
-        values[v] = rope_element(staged[col0 + v] + bias[col0 + v], staged[pair.partner] + bias[pair.partner],
-                                 position, pair, group.scale);
+        values[v] = rope_element(staged[col0 + v] + bias[col0 + v], staged[partner] + bias[partner], position,
+                                 pair, group.scale);
       }
     } else {
       CUTLASS_PRAGMA_UNROLL

@@ -1,6 +1,5 @@
 // The sm90a projection launcher: orders the groups by weight address, picks one launch (the weights' distance as the
-// L stride) or one per group, and runs the plan on the cooperative (stream-K scheduler) or ping-pong (persistent
-// data-parallel) instantiation. No CUTLASS kernel is instantiated here.
+// L stride) or one per group, and runs the plan on its kernel's instantiation. No CUTLASS kernel is instantiated here.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -39,20 +38,24 @@ GroupedWeights group_weights(const ProjectionLaunch& launch) {
 
 ProjectionPlan plan_for(const ProjectionShape& shape, int sm_count, const std::optional<ProjectionPlan>& chosen) {
   const ProjectionPlan plan = chosen.has_value() ? *chosen : plan_projection(shape, sm_count);
-  check_projection_plan(plan);
+  check_projection_plan(plan, shape);
   return plan;
 }
 
 std::size_t workspace_bytes(const GemmLaunch& gemm, int sm_count) {
-  return gemm.plan.schedule == MainloopSchedule::kPingpong ? pingpong_workspace_bytes(gemm, sm_count)
-                                                           : cooperative_workspace_bytes(gemm, sm_count);
+  switch (gemm.plan.kernel) {
+    case ProjectionKernel::kCooperative128x256: return cooperative_128x256_workspace_bytes(gemm, sm_count);
+    case ProjectionKernel::kCooperative128x128: return cooperative_128x128_workspace_bytes(gemm, sm_count);
+    case ProjectionKernel::kPingpong128x128: return pingpong_128x128_workspace_bytes(gemm, sm_count);
+  }
+  return 0;
 }
 
 void run(const GemmLaunch& gemm, int sm_count, Workspace workspace, cudaStream_t stream) {
-  if (gemm.plan.schedule == MainloopSchedule::kPingpong) {
-    run_pingpong(gemm, sm_count, workspace, stream);
-  } else {
-    run_cooperative(gemm, sm_count, workspace, stream);
+  switch (gemm.plan.kernel) {
+    case ProjectionKernel::kCooperative128x256: return run_cooperative_128x256(gemm, sm_count, workspace, stream);
+    case ProjectionKernel::kCooperative128x128: return run_cooperative_128x128(gemm, sm_count, workspace, stream);
+    case ProjectionKernel::kPingpong128x128: return run_pingpong_128x128(gemm, sm_count, workspace, stream);
   }
 }
 

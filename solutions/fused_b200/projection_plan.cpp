@@ -8,6 +8,8 @@
 namespace vlb::fused_b200 {
 namespace {
 
+constexpr std::int64_t kHeadColumns = 128;
+constexpr std::int64_t kBlockK = 64;
 constexpr int kMaxSplits = 8;
 // A split shorter than this many K tiles spends more on its fp32 partial-tile reduction than it gains.
 constexpr std::int64_t kMinKTilesPerSplit = 8;
@@ -28,18 +30,26 @@ std::string_view decomposition_name(Decomposition decomposition) {
   return "unknown";
 }
 
-std::string_view schedule_name(MainloopSchedule schedule) {
-  return schedule == MainloopSchedule::kPingpong ? "pingpong" : "cooperative";
+std::string_view kernel_name(ProjectionKernel kernel) {
+  switch (kernel) {
+    case ProjectionKernel::kCooperative128x256: return "coop-128x256-c2";
+    case ProjectionKernel::kCooperative128x128: return "coop-128x128";
+    case ProjectionKernel::kPingpong128x128: return "pingpong-128x128";
+  }
+  return "unknown";
 }
 
-void check_projection_plan(const ProjectionPlan& plan) {
-  if (plan.schedule == MainloopSchedule::kPingpong && plan.decomposition != Decomposition::kDataParallel) {
-    throw UsageError(std::string("projection GEMM: the ping-pong kernel runs data-parallel plans only, not ") +
-                     std::string(decomposition_name(plan.decomposition)));
+KernelTile kernel_tile(ProjectionKernel kernel) {
+  KernelTile tile;
+  switch (kernel) {
+    case ProjectionKernel::kCooperative128x256:
+      tile.block_n = 256;
+      tile.cluster_m = 2;
+      break;
+    case ProjectionKernel::kCooperative128x128: break;
+    case ProjectionKernel::kPingpong128x128: tile.data_parallel_only = true; break;
   }
-  if (plan.splits < 1 || (plan.decomposition != Decomposition::kSplitK && plan.splits != 1)) {
-    throw UsageError("projection GEMM: splits=" + std::to_string(plan.splits) + " needs a split-K plan");
-  }
+  return tile;
 }
 
 void check_projection_shape(const ProjectionShape& shape) {
@@ -47,26 +57,51 @@ void check_projection_shape(const ProjectionShape& shape) {
     throw UsageError("projection GEMM: rows must be >= 1 and groups 1 or 2 (got rows=" + std::to_string(shape.rows) +
                      ", groups=" + std::to_string(shape.groups) + ")");
   }
-  if (shape.out_features < ProjectionTile::kBlockN || shape.out_features % ProjectionTile::kBlockN != 0) {
+  if (shape.out_features < kHeadColumns || shape.out_features % kHeadColumns != 0) {
     throw UsageError("projection GEMM: out_features=" + std::to_string(shape.out_features) +
-                     " must be a positive multiple of " + std::to_string(ProjectionTile::kBlockN) +
-                     " (one N tile per head)");
+                     " must be a positive multiple of " + std::to_string(kHeadColumns) + " (whole heads)");
   }
-  if (shape.in_features < ProjectionTile::kBlockK || shape.in_features % ProjectionTile::kBlockK != 0) {
+  if (shape.in_features < kBlockK || shape.in_features % kBlockK != 0) {
     throw UsageError("projection GEMM: in_features=" + std::to_string(shape.in_features) +
-                     " must be a positive multiple of " + std::to_string(ProjectionTile::kBlockK));
+                     " must be a positive multiple of " + std::to_string(kBlockK));
   }
+}
+
+void check_projection_plan(const ProjectionPlan& plan, const ProjectionShape& shape) {
+  const KernelTile tile = kernel_tile(plan.kernel);
+  if (tile.data_parallel_only && plan.decomposition != Decomposition::kDataParallel) {
+    throw UsageError(std::string("projection GEMM: the ") + std::string(kernel_name(plan.kernel)) +
+                     " kernel runs data-parallel plans only, not " + std::string(decomposition_name(plan.decomposition)));
+  }
+  if (plan.splits < 1 || (plan.decomposition != Decomposition::kSplitK && plan.splits != 1)) {
+    throw UsageError("projection GEMM: splits=" + std::to_string(plan.splits) + " needs a split-K plan");
+  }
+  if (shape.out_features % tile.block_n != 0) {
+    throw UsageError("projection GEMM: out_features=" + std::to_string(shape.out_features) + " is not a multiple of the " +
+                     std::string(kernel_name(plan.kernel)) + " kernel's N tile of " + std::to_string(tile.block_n));
+  }
+}
+
+ProjectionPlan make_plan(const ProjectionShape& shape, ProjectionKernel kernel, Decomposition decomposition,
+                         int splits) {
+  const KernelTile tile = kernel_tile(kernel);
+  ProjectionPlan plan;
+  plan.kernel = kernel;
+  plan.decomposition = decomposition;
+  plan.splits = splits;
+  plan.output_tiles = ceil_div(shape.rows, tile.block_m) * ceil_div(shape.out_features, tile.block_n) * shape.groups;
+  plan.k_tiles = shape.in_features / tile.block_k;
+  return plan;
 }
 
 ProjectionPlan plan_projection(const ProjectionShape& shape, int sm_count) {
   check_projection_shape(shape);
   if (sm_count < 1) throw UsageError("projection GEMM: sm_count must be >= 1, got " + std::to_string(sm_count));
 
-  ProjectionPlan plan;
-  plan.output_tiles = ceil_div(shape.rows, ProjectionTile::kBlockM) * (shape.out_features / ProjectionTile::kBlockN) *
-                      shape.groups;
-  plan.k_tiles = shape.in_features / ProjectionTile::kBlockK;
-
+  const ProjectionKernel kernel = shape.out_features % kernel_tile(ProjectionKernel::kCooperative128x256).block_n == 0
+                                      ? ProjectionKernel::kCooperative128x256
+                                      : ProjectionKernel::kCooperative128x128;
+  ProjectionPlan plan = make_plan(shape, kernel, Decomposition::kDataParallel);
   if (plan.output_tiles * 2 <= sm_count) {
     const std::int64_t by_sms = sm_count / plan.output_tiles;
     const std::int64_t by_depth = plan.k_tiles / kMinKTilesPerSplit;
@@ -81,11 +116,7 @@ ProjectionPlan plan_projection(const ProjectionShape& shape, int sm_count) {
   const double tail = waves - static_cast<double>(plan.output_tiles / sm_count);
   if (waves > 1.0 && waves < kMaxStreamKWaves && tail > 0.0 && tail <= kStreamKTailFraction) {
     plan.decomposition = Decomposition::kStreamK;
-    return plan;
   }
-  // Ping-pong hides the epilogue of one tile under the mainloop of the next; measured v2 (NOTES.md), it wins for
-  // Q and O, while the two-group K/V launch runs faster cooperatively (e.g. 12544 rows: 377 vs 465 us).
-  plan.schedule = shape.groups > 1 ? MainloopSchedule::kCooperative : MainloopSchedule::kPingpong;
   return plan;
 }
 

@@ -6,25 +6,30 @@
 
 namespace vlb::fused_b200 {
 
-// The CTA tile of every projection kernel: one 128-column N tile is exactly one head, so RoPE pairs stay in a tile.
-struct ProjectionTile {
-  static constexpr std::int64_t kBlockM = 128;
-  static constexpr std::int64_t kBlockN = 128;
-  static constexpr std::int64_t kBlockK = 64;
-};
-
 enum class Decomposition { kDataParallel, kSplitK, kStreamK };
 std::string_view decomposition_name(Decomposition decomposition);  // "data-parallel", "split-k", "stream-k"
 
-// Which warp-specialized kernel runs the plan. Ping-pong (two consumer warpgroups on alternate tiles) overlaps one
-// tile's epilogue with the other's mainloop but has no stream-K scheduler: data-parallel plans only.
-enum class MainloopSchedule { kCooperative, kPingpong };
-std::string_view schedule_name(MainloopSchedule schedule);  // "cooperative", "pingpong"
+// The warp-specialized kernels a plan can run on. Cooperative: both consumer warpgroups on one tile (with CUTLASS's
+// stream-K scheduler: data-parallel, split-K and stream-K). Ping-pong: the two consumer warpgroups on alternate
+// tiles, so that one's epilogue runs under the other's mainloop; persistent data-parallel scheduler only.
+// The 128x256 tile in a 2x1 cluster multicasts each weight tile to the two CTAs of the cluster (two M tiles), which
+// halves the shared-memory fill traffic per FLOP against 128x128 without a cluster.
+enum class ProjectionKernel { kCooperative128x256, kCooperative128x128, kPingpong128x128 };
+std::string_view kernel_name(ProjectionKernel kernel);  // "coop-128x256-c2", "coop-128x128", "pingpong-128x128"
+
+struct KernelTile {
+  std::int64_t block_m = 128;
+  std::int64_t block_n = 128;  // whole heads (128 columns each), so that RoPE pairs stay in a tile
+  std::int64_t block_k = 64;
+  int cluster_m = 1;           // CTAs per cluster along M
+  bool data_parallel_only = false;
+};
+KernelTile kernel_tile(ProjectionKernel kernel);
 
 struct ProjectionShape {
   std::int64_t rows = 0;          // M = B * L (may be ragged)
-  std::int64_t out_features = 0;  // N per group (a multiple of kBlockN)
-  std::int64_t in_features = 0;   // K (a multiple of kBlockK)
+  std::int64_t out_features = 0;  // N per group (a multiple of 128: whole heads)
+  std::int64_t in_features = 0;   // K (a multiple of 64)
   int groups = 1;                 // GEMMs of this shape in one launch (K and V: 2)
 };
 
@@ -33,18 +38,23 @@ struct ProjectionPlan {
   int splits = 1;                      // K slices per output tile (split-K only)
   std::int64_t output_tiles = 0;       // over all groups
   std::int64_t k_tiles = 0;            // per output tile
-  MainloopSchedule schedule = MainloopSchedule::kCooperative;
+  ProjectionKernel kernel = ProjectionKernel::kCooperative128x256;
 };
 
-// Throws UsageError for a ping-pong plan that is not data-parallel.
-void check_projection_plan(const ProjectionPlan& plan);
-
-// Throws UsageError when the shape breaks the tiling's requirements (N % 128, K % 64, rows or groups < 1).
+// Throws UsageError when the shape breaks every kernel's requirements (N % 128, K % 64, rows or groups < 1).
 void check_projection_shape(const ProjectionShape& shape);
 
-// Few tiles against many SMs (at most half a wave: the 256-400-row cases): split K so that every SM streams a slice
-// of the weights. More than one wave with a thin last one (a few waves at most): stream-K. Otherwise data-parallel
-// tiles on the ping-pong kernel (measured v1: up to one wave, data-parallel beat stream-K).
+// Throws UsageError for a plan its kernel cannot run on this shape: a split-K or stream-K plan on ping-pong, splits
+// without split-K, or N not a multiple of the kernel's N tile.
+void check_projection_plan(const ProjectionPlan& plan, const ProjectionShape& shape);
+
+// A plan with its tile counts filled in for the kernel's tile; checked with check_projection_plan.
+ProjectionPlan make_plan(const ProjectionShape& shape, ProjectionKernel kernel, Decomposition decomposition,
+                         int splits = 1);
+
+// The 128x256 kernel wherever N allows it. Few tiles against many SMs (at most half a wave: up to ~512 rows): split
+// K so that every SM streams a slice of the weights. More than one wave with a thin last one (a few waves at most):
+// stream-K. Otherwise data-parallel.
 ProjectionPlan plan_projection(const ProjectionShape& shape, int sm_count);
 
 }  // namespace vlb::fused_b200

@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -90,28 +92,57 @@ ReferenceProjection v_reference(const StageInputs& in, TensorId weight) {
   return reference;
 }
 
-// Runs K+V with the given weight pointers (k_weight_id / v_weight_id name the host tensors they hold) and checks both.
+// Runs K+V with the given weight pointers (k_weight_id / v_weight_id name the host tensors they hold) and checks both:
+// through launch_kv_projection (the heuristic's plan), or with the given plan.
 void run_and_check_kv(const StageInputs& in, const bf16* k_weight, TensorId k_weight_id, const bf16* v_weight,
-                      TensorId v_weight_id, cudaStream_t stream) {
+                      TensorId v_weight_id, cudaStream_t stream,
+                      const std::optional<ProjectionPlan>& plan = std::nullopt) {
   const int sm_count = vlb::testing::test_device().sm_count;
   const std::int64_t rows = in.shape.vision_rows();
   DeviceBuffer k = poisoned_output(rows * ModelDims::kKvProjDim, stream);
   DeviceBuffer v = poisoned_output(rows * ModelDims::kKvProjDim, stream);
-  DeviceBuffer workspace(kv_projection_workspace_bytes(rows, sm_count));
-  launch_kv_projection(in.on_device<bf16>(TensorId::kVisionHiddenStates), rows, k_weight,
-                       in.on_device<bf16>(TensorId::kKProjBias), v_weight, in.on_device<bf16>(TensorId::kVProjBias),
-                       in.on_device<std::int64_t>(TensorId::kVisionGridThw), k.as<bf16>(), v.as<bf16>(), sm_count,
-                       Workspace{workspace.data(), workspace.bytes()}, stream);
+  ProjectionLaunch launch;
+  launch.activations = in.on_device<bf16>(TensorId::kVisionHiddenStates);
+  launch.shape = {rows, ModelDims::kKvProjDim, ModelDims::kHidden, 2};
+  launch.plan = plan;
+  launch.outputs[0] = {k_weight, in.on_device<bf16>(TensorId::kKProjBias), k.as<bf16>(), RopeKind::kVision,
+                       in.on_device<std::int64_t>(TensorId::kVisionGridThw), 1.0f};
+  launch.outputs[1] = {v_weight, in.on_device<bf16>(TensorId::kVProjBias), v.as<bf16>(), RopeKind::kNone, nullptr,
+                       1.0f};
+  DeviceBuffer workspace(projection_workspace_bytes(launch.shape, sm_count, plan));
+  const Workspace view{workspace.data(), workspace.bytes()};
+  if (plan.has_value()) {
+    launch_projection(launch, sm_count, view, stream);
+  } else {
+    launch_kv_projection(launch.activations, rows, k_weight, launch.outputs[0].bias, v_weight,
+                         launch.outputs[1].bias, launch.outputs[0].positions, k.as<bf16>(), v.as<bf16>(), sm_count,
+                         view, stream);
+  }
   VLB_CUDA_CHECK(cudaStreamSynchronize(stream));
   expect_rows_match("K", k.as<bf16>(), rows, k_reference(in, k_weight_id), in.seed);
   expect_rows_match("V", v.as<bf16>(), rows, v_reference(in, v_weight_id), in.seed + 1);
+}
+
+// Every kernel with every decomposition it runs (split-K with 3 splits: an uneven division of K).
+std::vector<std::pair<std::string, ProjectionPlan>> every_plan(const ProjectionShape& shape) {
+  std::vector<std::pair<std::string, ProjectionPlan>> plans;
+  for (ProjectionKernel kernel : {ProjectionKernel::kCooperative128x256, ProjectionKernel::kCooperative128x128,
+                                  ProjectionKernel::kPingpong128x128}) {
+    const std::string name(kernel_name(kernel));
+    plans.emplace_back(name + " data-parallel", make_plan(shape, kernel, Decomposition::kDataParallel));
+    if (kernel_tile(kernel).data_parallel_only) continue;
+    plans.emplace_back(name + " stream-k", make_plan(shape, kernel, Decomposition::kStreamK));
+    plans.emplace_back(name + " split-k 3", make_plan(shape, kernel, Decomposition::kSplitK, 3));
+  }
+  return plans;
 }
 
 }  // namespace
 
 TEST_CASE("Q projection: bias, 1D RoPE and scale fold on ragged rows", "[fused_b200][gpu]") {
   if (skip_unless_hopper()) return;
-  // 37 rows: one tile (split-K); 375 rows: 96 tiles (data-parallel, ping-pong); 1082 rows: 2.2 waves (stream-K).
+  // 128x256 tiles. 37 rows: 16 tiles (split-K 8); 375 rows: 48 tiles, M tiles odd (split-K 2); 1082 rows: 144
+  // tiles (stream-K).
   const std::pair<ProblemShape, std::uint64_t> cases[] = {{{1, 37, 196}, 101}, {{3, 125, 196}, 202},
                                                           {{2, 541, 196}, 303}};
   const int sm_count = vlb::testing::test_device().sm_count;
@@ -144,7 +175,8 @@ TEST_CASE("Q projection: bias, 1D RoPE and scale fold on ragged rows", "[fused_b
 TEST_CASE("K+V projection in one launch: bias, sectioned 3D RoPE on K", "[fused_b200][gpu]") {
   if (skip_unless_hopper()) return;
   vlb::testing::TestStream stream;
-  // 37 rows: split-K over 16 tiles; 375 rows: 48 tiles (split-K 2); 1568 rows: 208 tiles (data-parallel).
+  // 128x256 tiles. 37 rows: 8 tiles (split-K 8); 375 rows: 24 tiles (split-K 5); 1568 rows: 104 tiles, M tiles odd
+  // (data-parallel).
   const std::pair<ProblemShape, std::uint64_t> cases[] = {{{1, 16, 37}, 404}, {{3, 16, 125}, 505},
                                                           {{2, 16, 784}, 606}};
   for (const auto& [shape, seed] : cases) {
@@ -201,7 +233,7 @@ TEST_CASE("O projection: plain GEMM into the output on ragged rows", "[fused_b20
   }
 }
 
-TEST_CASE("Every plan and both kernels compute the same Q", "[fused_b200][gpu]") {
+TEST_CASE("Every plan on every kernel computes the same Q", "[fused_b200][gpu]") {
   if (skip_unless_hopper()) return;
   const int sm_count = vlb::testing::test_device().sm_count;
   vlb::testing::TestStream stream;
@@ -221,30 +253,28 @@ TEST_CASE("Every plan and both kernels compute the same Q", "[fused_b200][gpu]")
   reference.out_features = ModelDims::kQProjDim;
   reference.rope = ReferenceRope::kLanguage;
 
-  ProjectionPlan plan = plan_projection(launch.shape, sm_count);
-  std::vector<std::pair<const char*, ProjectionPlan>> plans;
-  plan.splits = 1;
-  plan.decomposition = Decomposition::kDataParallel;
-  plan.schedule = MainloopSchedule::kCooperative;
-  plans.emplace_back("data-parallel, cooperative", plan);
-  plan.schedule = MainloopSchedule::kPingpong;
-  plans.emplace_back("data-parallel, ping-pong", plan);
-  plan.schedule = MainloopSchedule::kCooperative;
-  plan.decomposition = Decomposition::kStreamK;
-  plans.emplace_back("stream-k", plan);
-  plan.decomposition = Decomposition::kSplitK;
-  plan.splits = 3;
-  plans.emplace_back("split-k 3", plan);
-  for (const auto& [name, chosen] : plans) {
+  for (const auto& [name, plan] : every_plan(launch.shape)) {
     INFO("plan " << name);
-    launch.plan = chosen;
+    launch.plan = plan;
     DeviceBuffer q = poisoned_output(rows * ModelDims::kQProjDim, stream.get());
-    DeviceBuffer workspace(projection_workspace_bytes(launch.shape, sm_count, chosen));
+    DeviceBuffer workspace(projection_workspace_bytes(launch.shape, sm_count, plan));
     launch.outputs[0] = {in.on_device<bf16>(TensorId::kQProjWeight), in.on_device<bf16>(TensorId::kQProjBias),
                          q.as<bf16>(), RopeKind::kLanguage,
                          in.on_device<std::int64_t>(TensorId::kLanguagePositionIds), 1.0f};
     launch_projection(launch, sm_count, Workspace{workspace.data(), workspace.bytes()}, stream.get());
     stream.synchronize();
-    expect_rows_match(name, q.as<bf16>(), rows, reference, seed);
+    expect_rows_match(name.c_str(), q.as<bf16>(), rows, reference, seed);
+  }
+}
+
+TEST_CASE("Every plan on every kernel computes the same K and V", "[fused_b200][gpu]") {
+  if (skip_unless_hopper()) return;
+  vlb::testing::TestStream stream;
+  const StageInputs in({3, 16, 125}, 1212, stream.get());
+  const ProjectionShape shape{in.shape.vision_rows(), ModelDims::kKvProjDim, ModelDims::kHidden, 2};
+  for (const auto& [name, plan] : every_plan(shape)) {
+    INFO("plan " << name);
+    run_and_check_kv(in, in.on_device<bf16>(TensorId::kKProjWeight), TensorId::kKProjWeight,
+                     in.on_device<bf16>(TensorId::kVProjWeight), TensorId::kVProjWeight, stream.get(), plan);
   }
 }

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from the repository root, with binaries built elsewhere (carried): the fused_b200 CPU and
-# GPU tests, the stage benchmark and a SASS check of the sm90 kernel. Logs and JSON go to $OUT.
+# GPU tests, the stage benchmark and a SASS check of the sm90 kernels. Logs and JSON go to $OUT.
 #   usage: solutions/fused_b200/bench/run_on_device.sh [build folder]
 set -uo pipefail
 build=${1:-build-fused}
 out=${OUT:-/tmp/fused_b200_out}
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw --format=csv | tee "$out/gpu.txt"
-object=$build/solutions/fused_b200/CMakeFiles/vlbench_fused_b200_stages.dir/projection_gemm_sm90.cu.o
+object=$build/solutions/fused_b200/fused_b200_stage_bench  # the kernels are linked in; object files are not carried
 if command -v cuobjdump >/dev/null; then
   cuobjdump --dump-sass "$object" > /tmp/fused_sass.txt 2>&1
   { echo "HGMMA:"; grep -oE "HGMMA\.[A-Za-z0-9_.]+" /tmp/fused_sass.txt | sort | uniq -c

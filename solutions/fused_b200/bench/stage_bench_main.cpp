@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <exception>
 #include <fstream>
@@ -38,7 +39,8 @@ struct StageResult {
   StageShape shape;
   std::string plan;
   double stage_us = 0;   // with the heuristic's plan
-  double cublas_us = 0;
+  double cublas_us = 0;  // cuBLAS's best way: for K/V, one 2048-wide GEMM on weights concatenated beforehand
+  double cublas_per_group_us = 0;  // K/V only: one GEMM per weight, read where it is (what the stage itself does)
   std::vector<std::pair<std::string, double>> alternatives;  // microseconds with other plans
 };
 
@@ -48,6 +50,8 @@ struct StageOperands {
   DeviceBuffer q_or_o_out;
   DeviceBuffer k_out;
   DeviceBuffer v_out;
+  DeviceBuffer kv_weights;  // [Wk; Wv] concatenated once, untimed: the layout a single cuBLAS K/V GEMM needs
+  DeviceBuffer kv_out;      // [rows, 2048]
   DeviceBuffer workspace;
 
   StageOperands(std::int64_t max_lang_rows, std::int64_t max_vision_rows, std::size_t workspace_bytes,
@@ -56,8 +60,15 @@ struct StageOperands {
         q_or_o_out(static_cast<std::size_t>(max_lang_rows) * ModelDims::kHidden * sizeof(bf16)),
         k_out(static_cast<std::size_t>(max_vision_rows) * ModelDims::kKvProjDim * sizeof(bf16)),
         v_out(static_cast<std::size_t>(max_vision_rows) * ModelDims::kKvProjDim * sizeof(bf16)),
+        kv_weights(2 * inputs.bytes(TensorId::kKProjWeight)),
+        kv_out(2 * static_cast<std::size_t>(max_vision_rows) * ModelDims::kKvProjDim * sizeof(bf16)),
         workspace(workspace_bytes) {
     inputs.generate(InputSettings{seed, PositionPattern::kOfficial}, stream);
+    const std::size_t weight_bytes = inputs.bytes(TensorId::kKProjWeight);
+    VLB_CUDA_CHECK(cudaMemcpyAsync(kv_weights.data(), inputs.data(TensorId::kKProjWeight), weight_bytes,
+                                   cudaMemcpyDeviceToDevice, stream));
+    VLB_CUDA_CHECK(cudaMemcpyAsync(kv_weights.as<std::byte>() + weight_bytes, inputs.data(TensorId::kVProjWeight),
+                                   weight_bytes, cudaMemcpyDeviceToDevice, stream));
   }
   const bf16* bf16_input(TensorId id) const { return static_cast<const bf16*>(inputs.data(id)); }
   const std::int64_t* int64_input(TensorId id) const { return static_cast<const std::int64_t*>(inputs.data(id)); }
@@ -115,6 +126,7 @@ ProjectionLaunch stage_launch(const StageShape& shape, StageOperands& ops, std::
   return launch;
 }
 
+// One GEMM per group, each weight read where it is.
 void cublas_stage(const StageShape& shape, StageOperands& ops, cublasHandle_t cublas, cudaStream_t stream) {
   const ProjectionLaunch launch = stage_launch(shape, ops, std::nullopt);
   for (int group = 0; group < shape.groups; ++group) {
@@ -123,26 +135,31 @@ void cublas_stage(const StageShape& shape, StageOperands& ops, cublasHandle_t cu
   }
 }
 
-// The plans compared on each shape besides the heuristic's: data-parallel on either kernel and stream-K always,
-// split-K 2 and 4 where the output tiles fill less than two waves.
-std::vector<std::pair<std::string, ProjectionPlan>> alternative_plans(const StageShape& shape, int sm_count) {
-  const ProjectionPlan automatic = plan_projection({shape.rows, shape.n, shape.k, shape.groups}, sm_count);
+// K and V as one [rows, 2048] GEMM on the concatenated weights (the PyTorch baseline's "kv_proj" component).
+void cublas_concatenated_kv(const StageShape& shape, StageOperands& ops, cublasHandle_t cublas, cudaStream_t stream) {
+  cublas_projection(cublas, ops.bf16_input(TensorId::kVisionHiddenStates), ops.kv_weights.as<bf16>(),
+                    ops.kv_out.as<bf16>(), shape.rows, shape.n * shape.groups, shape.k, stream);
+}
+
+// The plans compared on each shape besides the heuristic's: data-parallel on every kernel that fits N, stream-K on
+// the cooperative ones, and split-K 2 and 4 where the output tiles fill less than two waves.
+std::vector<std::pair<std::string, ProjectionPlan>> alternative_plans(const StageShape& stage, int sm_count) {
+  const ProjectionShape shape{stage.rows, stage.n, stage.k, stage.groups};
   std::vector<std::pair<std::string, ProjectionPlan>> plans;
-  ProjectionPlan plan = automatic;
-  plan.splits = 1;
-  plan.decomposition = Decomposition::kDataParallel;
-  plan.schedule = MainloopSchedule::kCooperative;
-  plans.emplace_back("dp_coop", plan);
-  plan.schedule = MainloopSchedule::kPingpong;
-  plans.emplace_back("dp_pingpong", plan);
-  plan.schedule = MainloopSchedule::kCooperative;
-  plan.decomposition = Decomposition::kStreamK;
-  plans.emplace_back("streamk", plan);
-  if (automatic.output_tiles < 2 * sm_count) {
-    for (int splits : {2, 4}) {
-      plan.decomposition = Decomposition::kSplitK;
-      plan.splits = splits;
-      plans.emplace_back(fmt::format("split{}", splits), plan);
+  for (ProjectionKernel kernel : {ProjectionKernel::kCooperative128x256, ProjectionKernel::kCooperative128x128,
+                                  ProjectionKernel::kPingpong128x128}) {
+    const KernelTile tile = kernel_tile(kernel);
+    if (shape.out_features % tile.block_n != 0) continue;
+    const std::string name(kernel_name(kernel));
+    const ProjectionPlan data_parallel = make_plan(shape, kernel, Decomposition::kDataParallel);
+    plans.emplace_back(name + "/dp", data_parallel);
+    if (tile.data_parallel_only) continue;
+    plans.emplace_back(name + "/streamk", make_plan(shape, kernel, Decomposition::kStreamK));
+    if (data_parallel.output_tiles < 2 * sm_count) {
+      for (int splits : {2, 4}) {
+        plans.emplace_back(fmt::format("{}/split{}", name, splits),
+                           make_plan(shape, kernel, Decomposition::kSplitK, splits));
+      }
     }
   }
   return plans;
@@ -165,14 +182,19 @@ StageResult time_stage(const StageShape& shape, StageOperands& ops, cublasHandle
   StageResult result;
   result.shape = shape;
   const ProjectionPlan plan = plan_projection({shape.rows, shape.n, shape.k, shape.groups}, sm_count);
-  result.plan = std::string(decomposition_name(plan.decomposition)) +
-                (plan.decomposition == Decomposition::kSplitK ? fmt::format("x{}", plan.splits) : "") +
-                (plan.schedule == MainloopSchedule::kPingpong ? "/pp" : "");
+  result.plan = std::string(kernel_name(plan.kernel)) + "/" + std::string(decomposition_name(plan.decomposition)) +
+                (plan.decomposition == Decomposition::kSplitK ? fmt::format("x{}", plan.splits) : "");
   const Workspace workspace{ops.workspace.data(), ops.workspace.bytes()};
   const ProjectionLaunch automatic = stage_launch(shape, ops, std::nullopt);
   result.stage_us = timer.median_us([&](cudaStream_t s) { launch_projection(automatic, sm_count, workspace, s); },
                                     stream);
   result.cublas_us = timer.median_us([&](cudaStream_t s) { cublas_stage(shape, ops, cublas, s); }, stream);
+  if (shape.stage == Stage::kKv) {
+    result.cublas_per_group_us = result.cublas_us;
+    result.cublas_us = std::min(
+        result.cublas_us,
+        timer.median_us([&](cudaStream_t s) { cublas_concatenated_kv(shape, ops, cublas, s); }, stream));
+  }
   for (const auto& [name, alternative] : alternative_plans(shape, sm_count)) {
     const ProjectionLaunch launch = stage_launch(shape, ops, alternative);
     result.alternatives.emplace_back(
@@ -196,6 +218,7 @@ void print_table(const std::vector<StageResult>& results) {
   std::printf("\nother plans (us):\n");
   for (const StageResult& r : results) {
     std::string line = fmt::format("{:<5} {:>7}", stage_name(r.shape.stage), r.shape.rows);
+    if (r.cublas_per_group_us > 0) line += fmt::format("  cublas_per_group={:.2f}", r.cublas_per_group_us);
     for (const auto& [name, us] : r.alternatives) line += fmt::format("  {}={:.2f}", name, us);
     std::printf("%s\n", line.c_str());
   }
@@ -210,6 +233,8 @@ void write_json(const std::string& path, const std::vector<StageResult>& results
   root["warmup_iterations"] = options.timer.warmup_iterations;
   root["timed_iterations"] = options.timer.timed_iterations;
   root["timer"] = "cuda events, L2 flushed (2x L2 memset) before each iteration, median";
+  root["cublas"] = "cublasGemmEx bf16, fp32 compute, no epilogue; K/V: the faster of one GEMM per weight and one "
+                   "2048-wide GEMM on weights concatenated beforehand (untimed), in cublas_us";
   for (const StageResult& r : results) {
     root["stages"].push_back({{"stage", stage_name(r.shape.stage)}, {"rows", r.shape.rows}, {"n", r.shape.n},
                               {"k", r.shape.k}, {"groups", r.shape.groups}, {"plan", r.plan},
@@ -217,6 +242,7 @@ void write_json(const std::string& path, const std::vector<StageResult>& results
                               {"stage_tflops", tflops(r.shape, r.stage_us)},
                               {"cublas_tflops", tflops(r.shape, r.cublas_us)},
                               {"ratio_stage_over_cublas", r.stage_us / r.cublas_us},
+                              {"cublas_per_group_us", r.cublas_per_group_us},
                               {"other_plans_us", nlohmann::json(r.alternatives)}});
   }
   std::ofstream file(path);
