@@ -14,6 +14,8 @@
 namespace vlb::fused_b200 {
 
 inline constexpr int kHeadDim = 128;
+// Each rotated pair of a head has one angle per row: 64 (cos, sin) slots per row, shared by every head of the row.
+inline constexpr int kRotarySlots = kHeadDim / 2;
 inline constexpr float kLog2RopeTheta = 13.287712379549449f;  // log2(10000)
 
 // Sectioned 3D RoPE of K: [0,42) t, [42,84) h, [84,128) w.
@@ -36,12 +38,14 @@ struct RotaryPair {
   int width = kHeadDim;  // rotated width (the section's, or the whole head's)
   int section = 0;       // which position: 0 for Q; 0 t, 1 h, 2 w for K
   float sign = 1.0f;     // -1 in the first half of the rotated width, +1 in the second
+  int slot = 0;          // the pair's angle among the row's kRotarySlots: section's first slot + freq_index
 };
 
 VLB_FUSED_HD RotaryPair rotate_half_pair(int offset_in_section, int width, int section_start, int section) {
   const int half = width / 2;
   const bool first_half = offset_in_section < half;
   RotaryPair pair;
+  pair.slot = section_start / 2 + (first_half ? offset_in_section : offset_in_section - half);
   pair.freq_index = first_half ? offset_in_section : offset_in_section - half;
   pair.partner = section_start + (first_half ? offset_in_section + half : offset_in_section - half);
   pair.width = width;
@@ -59,6 +63,14 @@ VLB_FUSED_HD RotaryPair vision_rotary_pair(int d) {
   if (d < 42) return rotate_half_pair(d, 42, 0, 0);
   if (d < 84) return rotate_half_pair(d - 42, 42, 42, 1);
   return rotate_half_pair(d - 84, 44, 84, 2);
+}
+
+// The pair whose angle sits in `slot` (the inverse of RotaryPair::slot): its first element, in the first half.
+VLB_FUSED_HD RotaryPair language_slot_pair(int slot) { return language_rotary_pair(slot); }
+VLB_FUSED_HD RotaryPair vision_slot_pair(int slot) {
+  if (slot < 21) return vision_rotary_pair(slot);
+  if (slot < 42) return vision_rotary_pair(42 + slot - 21);
+  return vision_rotary_pair(84 + slot - 42);
 }
 
 // inv_freq[i] = theta^(-2i/width), in fp32 as the reference's table.

@@ -4,10 +4,16 @@
 // It follows the interface of CUTLASS's no-smem DefaultEpilogue (wrapped by Sm90TmaWarpSpecializedAdapter, so the
 // warp-specialized kernels call it with a whole tile's fp32 accumulators: both consumer warpgroups' on the
 // cooperative kernel, one warpgroup's on ping-pong, where the kernel runs the two warpgroups' epilogues one after the
-// other), but stages the tile through shared memory: the RoPE partner of an element (distance 64 for Q, 21 or 22 for
-// K's sections) lives in another thread's registers, and staging makes that independent of the wgmma accumulator
-// layout. The tile's bias and row positions are loaded into shared memory once per tile. The staged tile is written
-// row-major with 16-byte stores. Per group (the L index of the launch): its own output, bias, RoPE kind and positions.
+// other), but stages the tile through shared memory, a few rows per pass: the RoPE partner of an element (distance
+// 64 for Q, 21 or 22 for K's sections) lives in another thread's registers, and staging makes that independent of
+// the wgmma accumulator layout.
+//
+// Per pass: the accumulators of the pass's rows go to an fp32 stage, and the (cos, sin) of the rows' 64 rotary
+// slots to a table, computed once per row and slot and shared by every head of the tile (v2 computed them per
+// element: 2x the work with one head per tile, 4x with two). After a barrier each thread finishes column pairs:
+// bias, rotation with the partner's staged value, scale, one rounding to bf16, and a 4-byte store, a warp covering
+// 64 consecutive columns of a row (coalesced; the stage reads are free of bank conflicts). Per group (the L index of
+// the launch): its own output, bias, RoPE kind and positions.
 #include <cuda_bf16.h>
 
 #include <cstdint>
@@ -38,7 +44,6 @@ class ProjectionEpilogue {
   static constexpr int kBlockN = kBlockN_;
   static constexpr int kStageRows = kStageRows_;             // rows of the tile staged per pass
   static constexpr int kStageLd = kBlockN + 8;               // padding: at most 2-way bank conflicts on the writes
-  static constexpr int kVector = 8;                          // bf16 per 16-byte store
   static constexpr int kBarrierId = 0;                       // first user named barrier (after CUTLASS's reserved ones)
   static_assert(kBlockN % kHeadDim == 0, "an N tile holds whole heads, so that RoPE pairs stay inside the tile");
   static_assert(kBlockM % kStageRows == 0, "the tile is staged in whole passes");
@@ -56,10 +61,18 @@ class ProjectionEpilogue {
   using GmemTiledCopyC = void;
   using GmemTiledCopyD = void;
 
+  // One element's rotation partner, in 4 bytes: the table of a head's 128 elements is read two at a time.
+  struct PackedPair {
+    std::int16_t partner;   // column in the head
+    std::int8_t slot;       // rotary slot of the pair's angle
+    std::int8_t negative;   // 1 in the first half of the rotated width
+  };
+
   struct SharedStorage {
     alignas(16) float stage[kStageRows * kStageLd];
-    alignas(16) float bias[kBlockN];          // the tile's bias, loaded once per tile (one element per thread)
-    alignas(16) float positions[kBlockM][3];  // the tile's rows' positions (t only for Q; t, h, w for K)
+    alignas(16) float2 rotary[kStageRows][kRotarySlots];  // (cos, sin) of this pass's rows
+    alignas(16) float bias[kBlockN];                      // the tile's bias, loaded once per tile
+    alignas(16) PackedPair pairs[kHeadDim];               // the group's RoPE pairing, set once per tile
   };
   using TensorStorage = SharedStorage;
 
@@ -86,10 +99,10 @@ class ProjectionEpilogue {
   static bool can_implement(ProblemShape const& problem_shape, Arguments const& args) {
     const auto n = cute::get<1>(problem_shape);
     const auto l = cute::get<3>(problem_shape);
-    bool ok = n % kBlockN == 0 && args.output_ld >= n && args.output_ld % kVector == 0 && l >= 1 && l <= 2;
+    bool ok = n % kBlockN == 0 && args.output_ld >= n && args.output_ld % 2 == 0 && l >= 1 && l <= 2;
     for (int group = 0; group < l && ok; ++group) {
       ok = args.groups[group].output != nullptr &&
-           reinterpret_cast<std::uintptr_t>(args.groups[group].output) % 16 == 0 &&
+           reinterpret_cast<std::uintptr_t>(args.groups[group].output) % 4 == 0 &&
            (args.groups[group].rope == static_cast<int>(RopeKind::kNone) || args.groups[group].positions != nullptr);
     }
     return ok;
@@ -124,40 +137,43 @@ class ProjectionEpilogue {
     (void)blk_shape_mnk;
 
     SharedStorage& shared = *reinterpret_cast<SharedStorage*>(smem);
-    float* stage = shared.stage;
-    // Bias and positions of the tile go to shared memory first (one global load per thread, no registers held):
-    // visible to all after the first pass's barrier; the previous tile's last barrier ended every read of them.
-    static_assert(kThreads >= kBlockN && kThreads >= kBlockM, "one bias element and one row's positions per thread");
+    // Bias and pairing of the tile: read after the first pass's barrier; the previous tile's last barrier ended
+    // every read of them.
+    static_assert(kThreads >= kBlockN && kThreads >= kHeadDim, "one bias element and one pair per thread");
     if (thread_idx < kBlockN) {
       shared.bias[thread_idx] = group.bias != nullptr ? __bfloat162float(group.bias[tile_col0 + thread_idx]) : 0.0f;
     }
-    if (thread_idx < kBlockM) load_row_positions(group, rows, tile_row0 + thread_idx, shared.positions[thread_idx]);
-    CUTLASS_PRAGMA_UNROLL
+    if (thread_idx < kHeadDim && group.rope != static_cast<int>(RopeKind::kNone)) {
+      shared.pairs[thread_idx] = pack_pair(group.rope == static_cast<int>(RopeKind::kLanguage)
+                                               ? language_rotary_pair(thread_idx)
+                                               : vision_rotary_pair(thread_idx));
+    }
+    // Not unrolled: one copy of the pass's code keeps the kernel small (v3: unrolling 8 passes of 16 rows
+    // multiplied the epilogue's instructions and its time).
+    CUTLASS_PRAGMA_NO_UNROLL
     for (int pass = 0; pass < kBlockM / kStageRows; ++pass) {
       const int stage_row0 = tile_row0 + pass * kStageRows;
       if (stage_row0 < rows) {  // uniform over the CTA: skip passes wholly past the ragged end
-        stage_accumulators(accumulators, thread_coords, pass * kStageRows, stage);
+        stage_accumulators(accumulators, thread_coords, pass * kStageRows, shared.stage);
+        if (group.rope != static_cast<int>(RopeKind::kNone)) {
+          fill_rotary_table<kThreads>(group, rows, stage_row0, thread_idx, shared);
+        }
         cutlass::arch::NamedBarrier::sync(kThreads, kBarrierId);
-        store_stage<kThreads>(group, rows, stage_row0, tile_row0, tile_col0, thread_idx, shared);
+        store_stage<kThreads>(group, rows, stage_row0, tile_col0, thread_idx, shared);
         cutlass::arch::NamedBarrier::sync(kThreads, kBarrierId);  // the stage is rewritten by the next pass / tile
       }
     }
   }
 
  private:
-  static constexpr int kChunksPerRow = kBlockN / kVector;
+  static constexpr int kPairsPerRow = kBlockN / 2;  // each thread finishes two adjacent columns at a time
 
-  CUTLASS_DEVICE static void load_row_positions(EpilogueGroup const& group, int rows, int row, float (&position)[3]) {
-    position[0] = position[1] = position[2] = 0.0f;
-    if (row >= rows) return;
-    if (group.rope == static_cast<int>(RopeKind::kLanguage)) {
-      position[0] = static_cast<float>(group.positions[row]);
-    } else if (group.rope == static_cast<int>(RopeKind::kVision)) {
-      const std::int64_t* thw = group.positions + static_cast<std::int64_t>(row) * 3;
-      position[0] = static_cast<float>(thw[0]);
-      position[1] = static_cast<float>(thw[1]);
-      position[2] = static_cast<float>(thw[2]);
-    }
+  CUTLASS_DEVICE static PackedPair pack_pair(RotaryPair const& pair) {
+    PackedPair packed;
+    packed.partner = static_cast<std::int16_t>(pair.partner);
+    packed.slot = static_cast<std::int8_t>(pair.slot);
+    packed.negative = static_cast<std::int8_t>(pair.sign < 0.0f ? 1 : 0);
+    return packed;
   }
 
   // This pass's rows of the accumulators into the fp32 stage, at the (row, col) the MMA's partitioning gives each.
@@ -172,58 +188,67 @@ class ProjectionEpilogue {
     }
   }
 
-  // Each thread takes 8 consecutive columns of a row: RoPE from the staged values, one bf16 rounding, 16-byte store.
+  // (cos, sin) of every rotary slot of the pass's rows. A warp covers 32 slots of one row: one broadcast load of the
+  // row's position.
   template <int kThreads>
-  CUTLASS_DEVICE void store_stage(EpilogueGroup const& group, int rows, int stage_row0, int tile_row0, int tile_col0,
-                                  int thread_idx, SharedStorage const& shared) const {
-    constexpr int kChunks = kStageRows * kChunksPerRow / kThreads;
-    static_assert(kStageRows * kChunksPerRow % kThreads == 0, "every thread takes the same number of chunks");
-    // Not unrolled: the accumulators of the other pass are still live here (128 per thread on ping-pong), and
-    // everything this loop reads is in shared memory, so unrolling buys little and spilled registers (ptxas, v2).
-    CUTLASS_PRAGMA_NO_UNROLL
-    for (int j = 0; j < kChunks; ++j) {
-      const int chunk = thread_idx + j * kThreads;
-      const int stage_row = chunk / kChunksPerRow;
-      const int col0 = (chunk % kChunksPerRow) * kVector;
+  CUTLASS_DEVICE static void fill_rotary_table(EpilogueGroup const& group, int rows, int stage_row0, int thread_idx,
+                                               SharedStorage& shared) {
+    constexpr int kEntries = kStageRows * kRotarySlots / kThreads;
+    static_assert(kStageRows * kRotarySlots % kThreads == 0, "every thread computes the same number of entries");
+    const bool language = group.rope == static_cast<int>(RopeKind::kLanguage);
+#pragma unroll 4
+    for (int j = 0; j < kEntries; ++j) {
+      const int entry = thread_idx + j * kThreads;
+      const int stage_row = entry / kRotarySlots;
+      const int slot = entry % kRotarySlots;
       const int row = stage_row0 + stage_row;
-      if (row >= rows) continue;
-      const float* staged = shared.stage + stage_row * kStageLd;
-      const float* position = shared.positions[row - tile_row0];
-      float values[kVector];
-      finish_chunk(group, col0, position[0], position[1], position[2], staged, shared.bias, values);
-      alignas(16) __nv_bfloat162 packed[kVector / 2];
-      CUTLASS_PRAGMA_UNROLL
-      for (int v = 0; v < kVector / 2; ++v) packed[v] = __floats2bfloat162_rn(values[2 * v], values[2 * v + 1]);
-      __nv_bfloat16* destination = group.output + static_cast<std::int64_t>(row) * params_.output_ld + tile_col0 + col0;
-      *reinterpret_cast<uint4*>(destination) = *reinterpret_cast<const uint4*>(packed);
+      const RotaryPair pair = language ? language_slot_pair(slot) : vision_slot_pair(slot);
+      float position = 0.0f;
+      if (row < rows) {
+        position = static_cast<float>(language ? group.positions[row]
+                                               : group.positions[static_cast<std::int64_t>(row) * 3 + pair.section]);
+      }
+      float2 cos_sin;
+      rope_cos_sin(rope_angle(position, pair), cos_sin.x, cos_sin.y);
+      shared.rotary[stage_row][slot] = cos_sin;
     }
   }
 
-  // acc + bias, then RoPE with the partner's acc + bias, then the scale. A chunk of 8 never straddles two heads.
-  CUTLASS_DEVICE static void finish_chunk(EpilogueGroup const& group, int col0, float t, float h, float w,
-                                          const float* staged, const float* bias, float (&values)[kVector]) {
-    const int head_col0 = col0 % kHeadDim;
-    const int head_start = col0 - head_col0;  // tile column of the head's first element
-    if (group.rope == static_cast<int>(RopeKind::kLanguage)) {
-      CUTLASS_PRAGMA_UNROLL
-      for (int v = 0; v < kVector; ++v) {
-        const RotaryPair pair = language_rotary_pair(head_col0 + v);
-        const int partner = head_start + pair.partner;
-        values[v] = rope_element(staged[col0 + v] + bias[col0 + v], staged[partner] + bias[partner], t, pair,
-                                 group.scale);
+  // Each thread takes two adjacent columns of a row at a time: bias, RoPE from the staged values and the table,
+  // scale, one bf16 rounding, one 4-byte store.
+  template <int kThreads>
+  CUTLASS_DEVICE void store_stage(EpilogueGroup const& group, int rows, int stage_row0, int tile_col0,
+                                  int thread_idx, SharedStorage const& shared) const {
+    constexpr int kItems = kStageRows * kPairsPerRow / kThreads;
+    static_assert(kStageRows * kPairsPerRow % kThreads == 0, "every thread takes the same number of column pairs");
+    const bool rotate = group.rope != static_cast<int>(RopeKind::kNone);
+    // Four at a time: the tile's accumulators stay live across the passes (128 per thread on ping-pong, whose 128
+    // threads take 16 items per pass), and the fully unrolled loop spilled there (ptxas, v4).
+#pragma unroll 4
+    for (int j = 0; j < kItems; ++j) {
+      const int item = thread_idx + j * kThreads;
+      const int stage_row = item / kPairsPerRow;
+      const int col = (item % kPairsPerRow) * 2;
+      const int row = stage_row0 + stage_row;
+      if (row >= rows) continue;
+      const float* staged = shared.stage + stage_row * kStageLd;
+      const float2 accumulator = *reinterpret_cast<const float2*>(staged + col);
+      const float2 bias = *reinterpret_cast<const float2*>(shared.bias + col);
+      float values[2] = {accumulator.x + bias.x, accumulator.y + bias.y};
+      if (rotate) {
+        const int head_start = col - col % kHeadDim;
+        CUTLASS_PRAGMA_UNROLL
+        for (int e = 0; e < 2; ++e) {
+          const PackedPair pair = shared.pairs[col % kHeadDim + e];
+          const int partner = head_start + pair.partner;
+          const float2 cos_sin = shared.rotary[stage_row][pair.slot];
+          const float partner_value = staged[partner] + shared.bias[partner];
+          values[e] = rotate_element(values[e], partner_value, cos_sin.x, cos_sin.y, pair.negative ? -1.0f : 1.0f);
+        }
       }
-    } else if (group.rope == static_cast<int>(RopeKind::kVision)) {
-      CUTLASS_PRAGMA_UNROLL
-      for (int v = 0; v < kVector; ++v) {
-        const RotaryPair pair = vision_rotary_pair(head_col0 + v);
-        const int partner = head_start + pair.partner;
-        const float position = pair.section == 0 ? t : (pair.section == 1 ? h : w);
-        values[v] = rope_element(staged[col0 + v] + bias[col0 + v], staged[partner] + bias[partner], position,
-                                 pair, group.scale);
-      }
-    } else {
-      CUTLASS_PRAGMA_UNROLL
-      for (int v = 0; v < kVector; ++v) values[v] = (staged[col0 + v] + bias[col0 + v]) * group.scale;
+      const __nv_bfloat162 packed = __floats2bfloat162_rn(values[0] * group.scale, values[1] * group.scale);
+      __nv_bfloat16* destination = group.output + static_cast<std::int64_t>(row) * params_.output_ld + tile_col0 + col;
+      *reinterpret_cast<__nv_bfloat162*>(destination) = packed;
     }
   }
 

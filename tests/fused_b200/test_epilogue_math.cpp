@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <random>
+#include <vector>
 
 #include "solutions/fused_b200/epilogue_math.hpp"
 
@@ -51,6 +52,34 @@ TEST_CASE("vision RoPE pairs inside sections of width 42, 42, 44", "[fused_b200]
     CHECK(vision_rotary_pair(pair.partner).partner == d);
     CHECK(pair.freq_index < pair.width / 2);
   }
+}
+
+TEST_CASE("every rotated pair has its own rotary slot, shared by its two elements", "[fused_b200][rope]") {
+  for (const bool language : {true, false}) {
+    INFO((language ? "language" : "vision"));
+    std::vector<int> hits(kRotarySlots, 0);
+    for (int d = 0; d < kHeadDim; ++d) {
+      const RotaryPair pair = language ? language_rotary_pair(d) : vision_rotary_pair(d);
+      INFO("d=" << d << " slot=" << pair.slot);
+      REQUIRE(pair.slot >= 0);
+      REQUIRE(pair.slot < kRotarySlots);
+      ++hits[pair.slot];
+      const RotaryPair partner = language ? language_rotary_pair(pair.partner) : vision_rotary_pair(pair.partner);
+      CHECK(partner.slot == pair.slot);
+      // The slot's angle is the pair's angle: same section, frequency and width.
+      const RotaryPair owner = language ? language_slot_pair(pair.slot) : vision_slot_pair(pair.slot);
+      CHECK(owner.section == pair.section);
+      CHECK(owner.freq_index == pair.freq_index);
+      CHECK(owner.width == pair.width);
+      CHECK(owner.slot == pair.slot);
+    }
+    for (int slot = 0; slot < kRotarySlots; ++slot) CHECK(hits[slot] == 2);
+  }
+  // The section boundaries: K's slots 0-20 are t, 21-41 h, 42-63 w.
+  CHECK(vision_slot_pair(20).section == 0);
+  CHECK(vision_slot_pair(21).section == 1);
+  CHECK(vision_slot_pair(42).section == 2);
+  CHECK(vision_slot_pair(63).freq_index == 21);
 }
 
 TEST_CASE("inverse frequencies are theta^(-2i/width)", "[fused_b200][rope]") {

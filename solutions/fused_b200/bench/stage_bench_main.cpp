@@ -39,6 +39,7 @@ struct StageResult {
   StageShape shape;
   std::string plan;
   double stage_us = 0;   // with the heuristic's plan
+  double plain_us = 0;   // the same plan without bias, RoPE or scale: stage_us - plain_us is the epilogue's cost
   double cublas_us = 0;  // cuBLAS's best way: for K/V, one 2048-wide GEMM on weights concatenated beforehand
   double cublas_per_group_us = 0;  // K/V only: one GEMM per weight, read where it is (what the stage itself does)
   std::vector<std::pair<std::string, double>> alternatives;  // microseconds with other plans
@@ -188,6 +189,11 @@ StageResult time_stage(const StageShape& shape, StageOperands& ops, cublasHandle
   const ProjectionLaunch automatic = stage_launch(shape, ops, std::nullopt);
   result.stage_us = timer.median_us([&](cudaStream_t s) { launch_projection(automatic, sm_count, workspace, s); },
                                     stream);
+  ProjectionLaunch plain = automatic;
+  for (ProjectionOutput& output : plain.outputs) {
+    output = {output.weight, nullptr, output.output, RopeKind::kNone, nullptr, 1.0f};
+  }
+  result.plain_us = timer.median_us([&](cudaStream_t s) { launch_projection(plain, sm_count, workspace, s); }, stream);
   result.cublas_us = timer.median_us([&](cudaStream_t s) { cublas_stage(shape, ops, cublas, s); }, stream);
   if (shape.stage == Stage::kKv) {
     result.cublas_per_group_us = result.cublas_us;
@@ -218,6 +224,7 @@ void print_table(const std::vector<StageResult>& results) {
   std::printf("\nother plans (us):\n");
   for (const StageResult& r : results) {
     std::string line = fmt::format("{:<5} {:>7}", stage_name(r.shape.stage), r.shape.rows);
+    line += fmt::format("  plain={:.2f}", r.plain_us);
     if (r.cublas_per_group_us > 0) line += fmt::format("  cublas_per_group={:.2f}", r.cublas_per_group_us);
     for (const auto& [name, us] : r.alternatives) line += fmt::format("  {}={:.2f}", name, us);
     std::printf("%s\n", line.c_str());
@@ -238,7 +245,7 @@ void write_json(const std::string& path, const std::vector<StageResult>& results
   for (const StageResult& r : results) {
     root["stages"].push_back({{"stage", stage_name(r.shape.stage)}, {"rows", r.shape.rows}, {"n", r.shape.n},
                               {"k", r.shape.k}, {"groups", r.shape.groups}, {"plan", r.plan},
-                              {"stage_us", r.stage_us}, {"cublas_us", r.cublas_us},
+                              {"stage_us", r.stage_us}, {"plain_us", r.plain_us}, {"cublas_us", r.cublas_us},
                               {"stage_tflops", tflops(r.shape, r.stage_us)},
                               {"cublas_tflops", tflops(r.shape, r.cublas_us)},
                               {"ratio_stage_over_cublas", r.stage_us / r.cublas_us},
