@@ -73,6 +73,7 @@ class ProjectionEpilogue {
     alignas(16) float2 rotary[kStageRows][kRotarySlots];  // (cos, sin) of this pass's rows
     alignas(16) float bias[kBlockN];                      // the tile's bias, loaded once per tile
     alignas(16) PackedPair pairs[kHeadDim];               // the group's RoPE pairing, set once per tile
+    float positions[kBlockM][3];                          // the tile's rows' positions (t only for Q; t, h, w for K)
   };
   using TensorStorage = SharedStorage;
 
@@ -137,17 +138,17 @@ class ProjectionEpilogue {
     (void)blk_shape_mnk;
 
     SharedStorage& shared = *reinterpret_cast<SharedStorage*>(smem);
-    // Bias and pairing of the tile: read after the first pass's barrier; the previous tile's last barrier ended
-    // every read of them.
-    static_assert(kThreads >= kBlockN && kThreads >= kHeadDim, "one bias element and one pair per thread");
-    if (thread_idx < kBlockN) {
-      shared.bias[thread_idx] = group.bias != nullptr ? __bfloat162float(group.bias[tile_col0 + thread_idx]) : 0.0f;
-    }
-    if (thread_idx < kHeadDim && group.rope != static_cast<int>(RopeKind::kNone)) {
-      shared.pairs[thread_idx] = pack_pair(group.rope == static_cast<int>(RopeKind::kLanguage)
-                                               ? language_rotary_pair(thread_idx)
-                                               : vision_rotary_pair(thread_idx));
-    }
+    const bool rotate = group.rope != static_cast<int>(RopeKind::kNone);
+    // The tile's only global loads (one bias element, one row's positions per thread), issued first so that their
+    // latency runs under the first pass's staging; v4 loaded positions in every pass, a memory round trip per pass
+    // that cost more than the ping-pong mainloop it should hide under.
+    static_assert(kThreads >= kBlockN && kThreads >= kBlockM && kThreads >= kHeadDim,
+                  "one bias element, one row's positions and one pair per thread");
+    const float bias_value =
+        thread_idx < kBlockN && group.bias != nullptr ? __bfloat162float(group.bias[tile_col0 + thread_idx]) : 0.0f;
+    float row_position[3] = {0.0f, 0.0f, 0.0f};
+    if (rotate && thread_idx < kBlockM) load_row_positions(group, rows, tile_row0 + thread_idx, row_position);
+
     // Not unrolled: one copy of the pass's code keeps the kernel small (v3: unrolling 8 passes of 16 rows
     // multiplied the epilogue's instructions and its time).
     CUTLASS_PRAGMA_NO_UNROLL
@@ -155,9 +156,20 @@ class ProjectionEpilogue {
       const int stage_row0 = tile_row0 + pass * kStageRows;
       if (stage_row0 < rows) {  // uniform over the CTA: skip passes wholly past the ragged end
         stage_accumulators(accumulators, thread_coords, pass * kStageRows, shared.stage);
-        if (group.rope != static_cast<int>(RopeKind::kNone)) {
-          fill_rotary_table<kThreads>(group, rows, stage_row0, thread_idx, shared);
+        if (pass == 0) {
+          // The previous tile's last barrier ended every read of these.
+          if (thread_idx < kBlockN) shared.bias[thread_idx] = bias_value;
+          if (rotate && thread_idx < kBlockM) {
+            for (int axis = 0; axis < 3; ++axis) shared.positions[thread_idx][axis] = row_position[axis];
+          }
+          if (rotate && thread_idx < kHeadDim) {
+            shared.pairs[thread_idx] = pack_pair(group.rope == static_cast<int>(RopeKind::kLanguage)
+                                                     ? language_rotary_pair(thread_idx)
+                                                     : vision_rotary_pair(thread_idx));
+          }
+          if (rotate) cutlass::arch::NamedBarrier::sync(kThreads, kBarrierId);  // positions before the table
         }
+        if (rotate) fill_rotary_table<kThreads>(group, stage_row0 - tile_row0, thread_idx, shared);
         cutlass::arch::NamedBarrier::sync(kThreads, kBarrierId);
         store_stage<kThreads>(group, rows, stage_row0, tile_col0, thread_idx, shared);
         cutlass::arch::NamedBarrier::sync(kThreads, kBarrierId);  // the stage is rewritten by the next pass / tile
@@ -188,10 +200,21 @@ class ProjectionEpilogue {
     }
   }
 
-  // (cos, sin) of every rotary slot of the pass's rows. A warp covers 32 slots of one row: one broadcast load of the
-  // row's position.
+  CUTLASS_DEVICE static void load_row_positions(EpilogueGroup const& group, int rows, int row, float (&position)[3]) {
+    if (row >= rows) return;
+    if (group.rope == static_cast<int>(RopeKind::kLanguage)) {
+      position[0] = static_cast<float>(group.positions[row]);
+    } else {
+      const std::int64_t* thw = group.positions + static_cast<std::int64_t>(row) * 3;
+      position[0] = static_cast<float>(thw[0]);
+      position[1] = static_cast<float>(thw[1]);
+      position[2] = static_cast<float>(thw[2]);
+    }
+  }
+
+  // (cos, sin) of every rotary slot of the pass's rows, from the positions in shared memory.
   template <int kThreads>
-  CUTLASS_DEVICE static void fill_rotary_table(EpilogueGroup const& group, int rows, int stage_row0, int thread_idx,
+  CUTLASS_DEVICE static void fill_rotary_table(EpilogueGroup const& group, int pass_row0, int thread_idx,
                                                SharedStorage& shared) {
     constexpr int kEntries = kStageRows * kRotarySlots / kThreads;
     static_assert(kStageRows * kRotarySlots % kThreads == 0, "every thread computes the same number of entries");
@@ -201,13 +224,8 @@ class ProjectionEpilogue {
       const int entry = thread_idx + j * kThreads;
       const int stage_row = entry / kRotarySlots;
       const int slot = entry % kRotarySlots;
-      const int row = stage_row0 + stage_row;
       const RotaryPair pair = language ? language_slot_pair(slot) : vision_slot_pair(slot);
-      float position = 0.0f;
-      if (row < rows) {
-        position = static_cast<float>(language ? group.positions[row]
-                                               : group.positions[static_cast<std::int64_t>(row) * 3 + pair.section]);
-      }
+      const float position = shared.positions[pass_row0 + stage_row][pair.section];
       float2 cos_sin;
       rope_cos_sin(rope_angle(position, pair), cos_sin.x, cos_sin.y);
       shared.rotary[stage_row][slot] = cos_sin;
