@@ -33,6 +33,7 @@ enum class RopeKind : int {
 // Where element d of a head gets its rotation partner: out[d] = x[d]*cos + sign * x[partner]*sin, with
 // angle = position[section] * inv_freq(freq_index, width).
 struct RotaryPair {
+  int element = 0;       // d itself
   int partner = 0;
   int freq_index = 0;
   int width = kHeadDim;  // rotated width (the section's, or the whole head's)
@@ -46,6 +47,7 @@ VLB_FUSED_HD RotaryPair rotate_half_pair(int offset_in_section, int width, int s
   const bool first_half = offset_in_section < half;
   RotaryPair pair;
   pair.slot = section_start / 2 + (first_half ? offset_in_section : offset_in_section - half);
+  pair.element = section_start + offset_in_section;
   pair.freq_index = first_half ? offset_in_section : offset_in_section - half;
   pair.partner = section_start + (first_half ? offset_in_section + half : offset_in_section - half);
   pair.width = width;
@@ -65,7 +67,8 @@ VLB_FUSED_HD RotaryPair vision_rotary_pair(int d) {
   return rotate_half_pair(d - 84, 44, 84, 2);
 }
 
-// The pair whose angle sits in `slot` (the inverse of RotaryPair::slot): its first element, in the first half.
+// The pair whose angle sits in `slot` (the inverse of RotaryPair::slot), seen from its first-half element: element
+// and partner are the two columns the slot rotates.
 VLB_FUSED_HD RotaryPair language_slot_pair(int slot) { return language_rotary_pair(slot); }
 VLB_FUSED_HD RotaryPair vision_slot_pair(int slot) {
   if (slot < 21) return vision_rotary_pair(slot);

@@ -6,7 +6,7 @@ namespace vlb::fused_b200::sm90 {
 namespace {
 using Cooperative128x128 = ProjectionGemm<cutlass::gemm::KernelTmaWarpSpecializedCooperative,
                                           cutlass::gemm::StreamKScheduler, /*kBlockN=*/128, /*kClusterM=*/1,
-                                          /*kStageRows=*/32>;
+                                          /*kStageRows=*/64>;
 }  // namespace
 
 std::size_t cooperative_128x128_workspace_bytes(const GemmLaunch& gemm, int sm_count) {

@@ -1,6 +1,6 @@
 // Cooperative 128x256x64 in a 2x1 cluster (the two CTAs of a cluster take adjacent M tiles and share each weight tile
 // by TMA multicast), with CUTLASS's stream-K tile scheduler: data-parallel, split-K and stream-K plans.
-// The epilogue stages 16 rows per pass, so that its 27 KB leave room for four 48 KB mainloop stages.
+// The epilogue stages 16 rows per pass, so that its 19 KB leave room for four 48 KB mainloop stages.
 #include "solutions/fused_b200/projection_gemm_sm90_kernel.hpp"
 
 namespace vlb::fused_b200::sm90 {

@@ -8,12 +8,12 @@
 // 64 for Q, 21 or 22 for K's sections) lives in another thread's registers, and staging makes that independent of
 // the wgmma accumulator layout.
 //
-// Per pass: the accumulators of the pass's rows go to an fp32 stage, and the (cos, sin) of the rows' 64 rotary
-// slots to a table, computed once per row and slot and shared by every head of the tile (v2 computed them per
-// element: 2x the work with one head per tile, 4x with two). After a barrier each thread finishes column pairs:
-// bias, rotation with the partner's staged value, scale, one rounding to bf16, and a 4-byte store, a warp covering
-// 64 consecutive columns of a row (coalesced; the stage reads are free of bank conflicts). Per group (the L index of
-// the launch): its own output, bias, RoPE kind and positions.
+// Per pass: (1) the accumulators of the pass's rows go to an fp32 stage; (2) with RoPE, each thread takes one rotary
+// slot (a pair of columns sharing one angle) of one head over 8 rows: bias, one cos/sin per row for both elements
+// of the pair, rotation and scale, written back in place (a warp covers 32 adjacent slots of one row: no bank
+// conflicts, 8 independent sincos per thread); (3) each thread converts 8 consecutive columns of a row to bf16 (with
+// bias and scale when there was no RoPE) and writes them with one 16-byte store. Barriers separate the phases. Per
+// group (the L index of the launch): its own output, bias, RoPE kind and positions.
 #include <cuda_bf16.h>
 
 #include <cstdint>
@@ -44,9 +44,12 @@ class ProjectionEpilogue {
   static constexpr int kBlockN = kBlockN_;
   static constexpr int kStageRows = kStageRows_;             // rows of the tile staged per pass
   static constexpr int kStageLd = kBlockN + 8;               // padding: at most 2-way bank conflicts on the writes
+  static constexpr int kVector = 8;                          // bf16 per 16-byte store
+  static constexpr int kRowsPerSlotItem = 8;                 // rows one thread rotates per rotary slot
+  static constexpr int kHeads = kBlockN / kHeadDim;
   static constexpr int kBarrierId = 0;                       // first user named barrier (after CUTLASS's reserved ones)
   static_assert(kBlockN % kHeadDim == 0, "an N tile holds whole heads, so that RoPE pairs stay inside the tile");
-  static_assert(kBlockM % kStageRows == 0, "the tile is staged in whole passes");
+  static_assert(kBlockM % kStageRows == 0 && kStageRows % kRowsPerSlotItem == 0, "whole passes, whole slot items");
 
   // Types the kernel and the device adapter read.
   using ThreadEpilogueOp = cutlass::epilogue::thread::LinearCombination<cutlass::bfloat16_t, 1, float, float>;
@@ -61,19 +64,10 @@ class ProjectionEpilogue {
   using GmemTiledCopyC = void;
   using GmemTiledCopyD = void;
 
-  // One element's rotation partner, in 4 bytes: the table of a head's 128 elements is read two at a time.
-  struct PackedPair {
-    std::int16_t partner;   // column in the head
-    std::int8_t slot;       // rotary slot of the pair's angle
-    std::int8_t negative;   // 1 in the first half of the rotated width
-  };
-
   struct SharedStorage {
     alignas(16) float stage[kStageRows * kStageLd];
-    alignas(16) float2 rotary[kStageRows][kRotarySlots];  // (cos, sin) of this pass's rows
-    alignas(16) float bias[kBlockN];                      // the tile's bias, loaded once per tile
-    alignas(16) PackedPair pairs[kHeadDim];               // the group's RoPE pairing, set once per tile
-    float positions[kBlockM][3];                          // the tile's rows' positions (t only for Q; t, h, w for K)
+    alignas(16) float bias[kBlockN];   // the tile's bias, loaded once per tile
+    float positions[kBlockM][3];       // the tile's rows' positions (t only for Q; t, h, w for K)
   };
   using TensorStorage = SharedStorage;
 
@@ -100,10 +94,10 @@ class ProjectionEpilogue {
   static bool can_implement(ProblemShape const& problem_shape, Arguments const& args) {
     const auto n = cute::get<1>(problem_shape);
     const auto l = cute::get<3>(problem_shape);
-    bool ok = n % kBlockN == 0 && args.output_ld >= n && args.output_ld % 2 == 0 && l >= 1 && l <= 2;
+    bool ok = n % kBlockN == 0 && args.output_ld >= n && args.output_ld % kVector == 0 && l >= 1 && l <= 2;
     for (int group = 0; group < l && ok; ++group) {
       ok = args.groups[group].output != nullptr &&
-           reinterpret_cast<std::uintptr_t>(args.groups[group].output) % 4 == 0 &&
+           reinterpret_cast<std::uintptr_t>(args.groups[group].output) % 16 == 0 &&
            (args.groups[group].rope == static_cast<int>(RopeKind::kNone) || args.groups[group].positions != nullptr);
     }
     return ok;
@@ -140,10 +134,8 @@ class ProjectionEpilogue {
     SharedStorage& shared = *reinterpret_cast<SharedStorage*>(smem);
     const bool rotate = group.rope != static_cast<int>(RopeKind::kNone);
     // The tile's only global loads (one bias element, one row's positions per thread), issued first so that their
-    // latency runs under the first pass's staging; v4 loaded positions in every pass, a memory round trip per pass
-    // that cost more than the ping-pong mainloop it should hide under.
-    static_assert(kThreads >= kBlockN && kThreads >= kBlockM && kThreads >= kHeadDim,
-                  "one bias element, one row's positions and one pair per thread");
+    // latency runs under the first pass's staging (v4 loaded positions in every pass: a memory round trip each).
+    static_assert(kThreads >= kBlockN && kThreads >= kBlockM, "one bias element and one row's positions per thread");
     const float bias_value =
         thread_idx < kBlockN && group.bias != nullptr ? __bfloat162float(group.bias[tile_col0 + thread_idx]) : 0.0f;
     float row_position[3] = {0.0f, 0.0f, 0.0f};
@@ -156,36 +148,36 @@ class ProjectionEpilogue {
       const int stage_row0 = tile_row0 + pass * kStageRows;
       if (stage_row0 < rows) {  // uniform over the CTA: skip passes wholly past the ragged end
         stage_accumulators(accumulators, thread_coords, pass * kStageRows, shared.stage);
-        if (pass == 0) {
-          // The previous tile's last barrier ended every read of these.
+        if (pass == 0) {  // the previous tile's last barrier ended every read of these
           if (thread_idx < kBlockN) shared.bias[thread_idx] = bias_value;
           if (rotate && thread_idx < kBlockM) {
             for (int axis = 0; axis < 3; ++axis) shared.positions[thread_idx][axis] = row_position[axis];
           }
-          if (rotate && thread_idx < kHeadDim) {
-            shared.pairs[thread_idx] = pack_pair(group.rope == static_cast<int>(RopeKind::kLanguage)
-                                                     ? language_rotary_pair(thread_idx)
-                                                     : vision_rotary_pair(thread_idx));
-          }
-          if (rotate) cutlass::arch::NamedBarrier::sync(kThreads, kBarrierId);  // positions before the table
         }
-        if (rotate) fill_rotary_table<kThreads>(group, stage_row0 - tile_row0, thread_idx, shared);
         cutlass::arch::NamedBarrier::sync(kThreads, kBarrierId);
-        store_stage<kThreads>(group, rows, stage_row0, tile_col0, thread_idx, shared);
+        if (rotate) {
+          rotate_stage<kThreads>(group, pass * kStageRows, thread_idx, shared);
+          cutlass::arch::NamedBarrier::sync(kThreads, kBarrierId);
+        }
+        store_stage<kThreads>(group, rows, stage_row0, tile_col0, thread_idx, rotate, shared);
         cutlass::arch::NamedBarrier::sync(kThreads, kBarrierId);  // the stage is rewritten by the next pass / tile
       }
     }
   }
 
  private:
-  static constexpr int kPairsPerRow = kBlockN / 2;  // each thread finishes two adjacent columns at a time
+  static constexpr int kChunksPerRow = kBlockN / kVector;
 
-  CUTLASS_DEVICE static PackedPair pack_pair(RotaryPair const& pair) {
-    PackedPair packed;
-    packed.partner = static_cast<std::int16_t>(pair.partner);
-    packed.slot = static_cast<std::int8_t>(pair.slot);
-    packed.negative = static_cast<std::int8_t>(pair.sign < 0.0f ? 1 : 0);
-    return packed;
+  CUTLASS_DEVICE static void load_row_positions(EpilogueGroup const& group, int rows, int row, float (&position)[3]) {
+    if (row >= rows) return;
+    if (group.rope == static_cast<int>(RopeKind::kLanguage)) {
+      position[0] = static_cast<float>(group.positions[row]);
+    } else {
+      const std::int64_t* thw = group.positions + static_cast<std::int64_t>(row) * 3;
+      position[0] = static_cast<float>(thw[0]);
+      position[1] = static_cast<float>(thw[1]);
+      position[2] = static_cast<float>(thw[2]);
+    }
   }
 
   // This pass's rows of the accumulators into the fp32 stage, at the (row, col) the MMA's partitioning gives each.
@@ -200,73 +192,71 @@ class ProjectionEpilogue {
     }
   }
 
-  CUTLASS_DEVICE static void load_row_positions(EpilogueGroup const& group, int rows, int row, float (&position)[3]) {
-    if (row >= rows) return;
-    if (group.rope == static_cast<int>(RopeKind::kLanguage)) {
-      position[0] = static_cast<float>(group.positions[row]);
-    } else {
-      const std::int64_t* thw = group.positions + static_cast<std::int64_t>(row) * 3;
-      position[0] = static_cast<float>(thw[0]);
-      position[1] = static_cast<float>(thw[1]);
-      position[2] = static_cast<float>(thw[2]);
-    }
-  }
-
-  // (cos, sin) of every rotary slot of the pass's rows, from the positions in shared memory.
+  // Bias, RoPE and scale in place on the stage. One item: one rotary slot of one head over kRowsPerSlotItem rows;
+  // the slot's two columns share each row's cos and sin. Rows past the ragged end rotate garbage nobody stores.
   template <int kThreads>
-  CUTLASS_DEVICE static void fill_rotary_table(EpilogueGroup const& group, int pass_row0, int thread_idx,
-                                               SharedStorage& shared) {
-    constexpr int kEntries = kStageRows * kRotarySlots / kThreads;
-    static_assert(kStageRows * kRotarySlots % kThreads == 0, "every thread computes the same number of entries");
+  CUTLASS_DEVICE static void rotate_stage(EpilogueGroup const& group, int pass_row0, int thread_idx,
+                                          SharedStorage& shared) {
+    constexpr int kItems = kStageRows / kRowsPerSlotItem * kHeads * kRotarySlots;
+    static_assert(kItems % kThreads == 0, "every thread takes the same number of slot items");
     const bool language = group.rope == static_cast<int>(RopeKind::kLanguage);
-#pragma unroll 4
-    for (int j = 0; j < kEntries; ++j) {
-      const int entry = thread_idx + j * kThreads;
-      const int stage_row = entry / kRotarySlots;
-      const int slot = entry % kRotarySlots;
+    CUTLASS_PRAGMA_UNROLL
+    for (int j = 0; j < kItems / kThreads; ++j) {
+      const int item = thread_idx + j * kThreads;
+      const int slot = item % kRotarySlots;
+      const int head = item / kRotarySlots % kHeads;
+      const int stage_row0 = item / (kRotarySlots * kHeads) * kRowsPerSlotItem;
       const RotaryPair pair = language ? language_slot_pair(slot) : vision_slot_pair(slot);
-      const float position = shared.positions[pass_row0 + stage_row][pair.section];
-      float2 cos_sin;
-      rope_cos_sin(rope_angle(position, pair), cos_sin.x, cos_sin.y);
-      shared.rotary[stage_row][slot] = cos_sin;
+      const int first = head * kHeadDim + pair.element;   // first half: out = x*cos - partner*sin
+      const int second = head * kHeadDim + pair.partner;  // second half: out = x*cos + partner*sin
+      const float inv_freq = rope_inv_freq(pair.freq_index, pair.width);
+      const float bias_first = shared.bias[first];
+      const float bias_second = shared.bias[second];
+      CUTLASS_PRAGMA_UNROLL
+      for (int r = 0; r < kRowsPerSlotItem; ++r) {
+        float* staged = shared.stage + (stage_row0 + r) * kStageLd;
+        float cos_value = 0.0f;
+        float sin_value = 0.0f;
+        rope_cos_sin(shared.positions[pass_row0 + stage_row0 + r][pair.section] * inv_freq, cos_value, sin_value);
+        const float x_first = staged[first] + bias_first;
+        const float x_second = staged[second] + bias_second;
+        staged[first] = rotate_element(x_first, x_second, cos_value, sin_value, -1.0f) * group.scale;
+        staged[second] = rotate_element(x_second, x_first, cos_value, sin_value, 1.0f) * group.scale;
+      }
     }
   }
 
-  // Each thread takes two adjacent columns of a row at a time: bias, RoPE from the staged values and the table,
-  // scale, one bf16 rounding, one 4-byte store.
+  // Each thread converts 8 consecutive columns of a row to bf16 and writes them with one 16-byte store; bias and
+  // scale here unless rotate_stage applied them.
   template <int kThreads>
-  CUTLASS_DEVICE void store_stage(EpilogueGroup const& group, int rows, int stage_row0, int tile_col0,
-                                  int thread_idx, SharedStorage const& shared) const {
-    constexpr int kItems = kStageRows * kPairsPerRow / kThreads;
-    static_assert(kStageRows * kPairsPerRow % kThreads == 0, "every thread takes the same number of column pairs");
-    const bool rotate = group.rope != static_cast<int>(RopeKind::kNone);
-    // Four at a time: the tile's accumulators stay live across the passes (128 per thread on ping-pong, whose 128
-    // threads take 16 items per pass), and the fully unrolled loop spilled there (ptxas, v4).
-#pragma unroll 4
-    for (int j = 0; j < kItems; ++j) {
-      const int item = thread_idx + j * kThreads;
-      const int stage_row = item / kPairsPerRow;
-      const int col = (item % kPairsPerRow) * 2;
+  CUTLASS_DEVICE void store_stage(EpilogueGroup const& group, int rows, int stage_row0, int tile_col0, int thread_idx,
+                                  bool finished, SharedStorage const& shared) const {
+    constexpr int kChunks = kStageRows * kChunksPerRow / kThreads;
+    static_assert(kStageRows * kChunksPerRow % kThreads == 0, "every thread takes the same number of chunks");
+    CUTLASS_PRAGMA_UNROLL
+    for (int j = 0; j < kChunks; ++j) {
+      const int chunk = thread_idx + j * kThreads;
+      const int stage_row = chunk / kChunksPerRow;
+      const int col0 = (chunk % kChunksPerRow) * kVector;
       const int row = stage_row0 + stage_row;
       if (row >= rows) continue;
-      const float* staged = shared.stage + stage_row * kStageLd;
-      const float2 accumulator = *reinterpret_cast<const float2*>(staged + col);
-      const float2 bias = *reinterpret_cast<const float2*>(shared.bias + col);
-      float values[2] = {accumulator.x + bias.x, accumulator.y + bias.y};
-      if (rotate) {
-        const int head_start = col - col % kHeadDim;
+      const float4* staged = reinterpret_cast<const float4*>(shared.stage + stage_row * kStageLd + col0);
+      float values[kVector];
+      *reinterpret_cast<float4*>(values) = staged[0];
+      *reinterpret_cast<float4*>(values + 4) = staged[1];
+      if (!finished) {
+        const float4* bias = reinterpret_cast<const float4*>(shared.bias + col0);
+        float bias_values[kVector];
+        *reinterpret_cast<float4*>(bias_values) = bias[0];
+        *reinterpret_cast<float4*>(bias_values + 4) = bias[1];
         CUTLASS_PRAGMA_UNROLL
-        for (int e = 0; e < 2; ++e) {
-          const PackedPair pair = shared.pairs[col % kHeadDim + e];
-          const int partner = head_start + pair.partner;
-          const float2 cos_sin = shared.rotary[stage_row][pair.slot];
-          const float partner_value = staged[partner] + shared.bias[partner];
-          values[e] = rotate_element(values[e], partner_value, cos_sin.x, cos_sin.y, pair.negative ? -1.0f : 1.0f);
-        }
+        for (int v = 0; v < kVector; ++v) values[v] = (values[v] + bias_values[v]) * group.scale;
       }
-      const __nv_bfloat162 packed = __floats2bfloat162_rn(values[0] * group.scale, values[1] * group.scale);
-      __nv_bfloat16* destination = group.output + static_cast<std::int64_t>(row) * params_.output_ld + tile_col0 + col;
-      *reinterpret_cast<__nv_bfloat162*>(destination) = packed;
+      alignas(16) __nv_bfloat162 packed[kVector / 2];
+      CUTLASS_PRAGMA_UNROLL
+      for (int v = 0; v < kVector / 2; ++v) packed[v] = __floats2bfloat162_rn(values[2 * v], values[2 * v + 1]);
+      __nv_bfloat16* destination = group.output + static_cast<std::int64_t>(row) * params_.output_ld + tile_col0 + col0;
+      *reinterpret_cast<uint4*>(destination) = *reinterpret_cast<const uint4*>(packed);
     }
   }
 

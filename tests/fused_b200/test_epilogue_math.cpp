@@ -72,6 +72,9 @@ TEST_CASE("every rotated pair has its own rotary slot, shared by its two element
       CHECK(owner.freq_index == pair.freq_index);
       CHECK(owner.width == pair.width);
       CHECK(owner.slot == pair.slot);
+      CHECK(owner.sign < 0.0f);
+      CHECK((owner.element == d || owner.partner == d));
+      CHECK((owner.element == pair.partner || owner.partner == pair.partner));
     }
     for (int slot = 0; slot < kRotarySlots; ++slot) CHECK(hits[slot] == 2);
   }
