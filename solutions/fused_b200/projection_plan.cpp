@@ -17,6 +17,8 @@ constexpr std::int64_t kMinKTilesPerSplit = 8;
 constexpr double kStreamKTailFraction = 0.5;
 constexpr double kMaxStreamKWaves = 8.0;
 
+constexpr ProjectionKernel kDataParallelKernel = ProjectionKernel::kPingpong128x128;
+
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
@@ -32,9 +34,9 @@ std::string_view decomposition_name(Decomposition decomposition) {
 
 std::string_view kernel_name(ProjectionKernel kernel) {
   switch (kernel) {
-    case ProjectionKernel::kCooperative128x256: return "coop-128x256-c2";
     case ProjectionKernel::kCooperative128x128: return "coop-128x128";
     case ProjectionKernel::kPingpong128x128: return "pingpong-128x128";
+    case ProjectionKernel::kPingpong128x128Cluster2: return "pingpong-128x128-c2";
   }
   return "unknown";
 }
@@ -42,12 +44,12 @@ std::string_view kernel_name(ProjectionKernel kernel) {
 KernelTile kernel_tile(ProjectionKernel kernel) {
   KernelTile tile;
   switch (kernel) {
-    case ProjectionKernel::kCooperative128x256:
-      tile.block_n = 256;
-      tile.cluster_m = 2;
-      break;
     case ProjectionKernel::kCooperative128x128: break;
     case ProjectionKernel::kPingpong128x128: tile.data_parallel_only = true; break;
+    case ProjectionKernel::kPingpong128x128Cluster2:
+      tile.cluster_m = 2;
+      tile.data_parallel_only = true;
+      break;
   }
   return tile;
 }
@@ -98,10 +100,7 @@ ProjectionPlan plan_projection(const ProjectionShape& shape, int sm_count) {
   check_projection_shape(shape);
   if (sm_count < 1) throw UsageError("projection GEMM: sm_count must be >= 1, got " + std::to_string(sm_count));
 
-  const ProjectionKernel kernel = shape.out_features % kernel_tile(ProjectionKernel::kCooperative128x256).block_n == 0
-                                      ? ProjectionKernel::kCooperative128x256
-                                      : ProjectionKernel::kCooperative128x128;
-  ProjectionPlan plan = make_plan(shape, kernel, Decomposition::kDataParallel);
+  ProjectionPlan plan = make_plan(shape, ProjectionKernel::kCooperative128x128, Decomposition::kDataParallel);
   if (plan.output_tiles * 2 <= sm_count) {
     const std::int64_t by_sms = sm_count / plan.output_tiles;
     const std::int64_t by_depth = plan.k_tiles / kMinKTilesPerSplit;
@@ -114,10 +113,14 @@ ProjectionPlan plan_projection(const ProjectionShape& shape, int sm_count) {
   }
   const double waves = static_cast<double>(plan.output_tiles) / sm_count;
   const double tail = waves - static_cast<double>(plan.output_tiles / sm_count);
-  if (waves > 1.0 && waves < kMaxStreamKWaves && tail > 0.0 && tail <= kStreamKTailFraction) {
+  // One tile per CTA at most: ping-pong would leave one of its two consumer warpgroups idle.
+  if (waves <= 1.0) return plan;
+  if (waves < kMaxStreamKWaves && tail > 0.0 && tail <= kStreamKTailFraction) {
     plan.decomposition = Decomposition::kStreamK;
+    return plan;
   }
-  return plan;
+  // Several tiles per CTA: ping-pong runs one tile's epilogue under the other warpgroup's mainloop.
+  return make_plan(shape, kDataParallelKernel, Decomposition::kDataParallel);
 }
 
 }  // namespace vlb::fused_b200

@@ -12,10 +12,9 @@ std::string_view decomposition_name(Decomposition decomposition);  // "data-para
 // The warp-specialized kernels a plan can run on. Cooperative: both consumer warpgroups on one tile (with CUTLASS's
 // stream-K scheduler: data-parallel, split-K and stream-K). Ping-pong: the two consumer warpgroups on alternate
 // tiles, so that one's epilogue runs under the other's mainloop; persistent data-parallel scheduler only.
-// The 128x256 tile in a 2x1 cluster multicasts each weight tile to the two CTAs of the cluster (two M tiles), which
-// halves the shared-memory fill traffic per FLOP against 128x128 without a cluster.
-enum class ProjectionKernel { kCooperative128x256, kCooperative128x128, kPingpong128x128 };
-std::string_view kernel_name(ProjectionKernel kernel);  // "coop-128x256-c2", "coop-128x128", "pingpong-128x128"
+// In a 2x1 cluster the two CTAs take adjacent M tiles and share each weight tile by TMA multicast.
+enum class ProjectionKernel { kCooperative128x128, kPingpong128x128, kPingpong128x128Cluster2 };
+std::string_view kernel_name(ProjectionKernel kernel);  // "coop-128x128", "pingpong-128x128", "pingpong-128x128-c2"
 
 struct KernelTile {
   std::int64_t block_m = 128;
@@ -38,7 +37,7 @@ struct ProjectionPlan {
   int splits = 1;                      // K slices per output tile (split-K only)
   std::int64_t output_tiles = 0;       // over all groups
   std::int64_t k_tiles = 0;            // per output tile
-  ProjectionKernel kernel = ProjectionKernel::kCooperative128x256;
+  ProjectionKernel kernel = ProjectionKernel::kPingpong128x128;
 };
 
 // Throws UsageError when the shape breaks every kernel's requirements (N % 128, K % 64, rows or groups < 1).
@@ -52,9 +51,9 @@ void check_projection_plan(const ProjectionPlan& plan, const ProjectionShape& sh
 ProjectionPlan make_plan(const ProjectionShape& shape, ProjectionKernel kernel, Decomposition decomposition,
                          int splits = 1);
 
-// The 128x256 kernel wherever N allows it. Few tiles against many SMs (at most half a wave: up to ~512 rows): split
-// K so that every SM streams a slice of the weights. More than one wave with a thin last one (a few waves at most):
-// stream-K. Otherwise data-parallel.
+// Few tiles against many SMs (at most half a wave: up to ~256 rows): split K so that every SM streams a slice of the
+// weights, on the cooperative kernel. One wave at most: data-parallel, cooperative. More than one wave with a thin
+// last one (a few waves at most): stream-K, cooperative. Otherwise data-parallel on ping-pong.
 ProjectionPlan plan_projection(const ProjectionShape& shape, int sm_count);
 
 }  // namespace vlb::fused_b200
