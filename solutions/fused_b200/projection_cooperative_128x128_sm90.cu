@@ -1,12 +1,11 @@
 // Cooperative 128x128x64 (both consumer warpgroups on one tile), no cluster, with CUTLASS's stream-K tile
-// scheduler: data-parallel, split-K and stream-K plans. The kernel for N not a multiple of 256.
+// scheduler: data-parallel, split-K and stream-K plans.
 #include "solutions/fused_b200/projection_gemm_sm90_kernel.hpp"
 
 namespace vlb::fused_b200::sm90 {
 namespace {
 using Cooperative128x128 = ProjectionGemm<cutlass::gemm::KernelTmaWarpSpecializedCooperative,
-                                          cutlass::gemm::StreamKScheduler, /*kBlockN=*/128, /*kClusterM=*/1,
-                                          /*kStageRows=*/64>;
+                                          cutlass::gemm::StreamKScheduler>;
 }  // namespace
 
 std::size_t cooperative_128x128_workspace_bytes(const GemmLaunch& gemm, int sm_count) {

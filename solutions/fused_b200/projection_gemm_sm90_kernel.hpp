@@ -1,8 +1,7 @@
 #pragma once
 // The sm90a projection GEMM as a CUTLASS 3.x chain (included by the instantiation files only): the TMA + wgmma
-// warp-specialized mainloop from the CollectiveBuilder (bf16 in, fp32 accumulate; in a cluster of two along M, each
-// weight tile is multicast to both CTAs), our epilogue collective, and a persistent GemmUniversal. The kernel
-// schedule, tile scheduler, N tile, cluster and epilogue pass height are parameters.
+// warp-specialized mainloop from the CollectiveBuilder (128x128x64 tiles, bf16 in, fp32 accumulate, cluster 1x1),
+// our epilogue collective, and a persistent GemmUniversal; the kernel schedule and tile scheduler are parameters.
 //
 // The launch's groups (K and V) are the GEMM's L mode: the activations' L stride is a static 0 (both read the same
 // rows) and the weights' L stride is the distance between the two weights, so each is read where it is.
@@ -27,7 +26,7 @@
 
 namespace vlb::fused_b200::sm90 {
 
-template <class KernelSchedule, class TileSchedulerTag, int kBlockN, int kClusterM, int kStageRows>
+template <class KernelSchedule, class TileSchedulerTag>
 struct ProjectionGemm {
   using ElementInput = cutlass::bfloat16_t;
   using StrideActivations = cute::Stride<std::int64_t, cute::Int<1>, cute::Int<0>>;  // shared by every group
@@ -36,10 +35,12 @@ struct ProjectionGemm {
   static constexpr bool kStreamK = std::is_same_v<TileSchedulerTag, cutlass::gemm::StreamKScheduler>;
 
   static constexpr int kBlockM = 128;
+  static constexpr int kBlockN = 128;
   static constexpr int kBlockK = 64;
+  static constexpr int kStageRows = 64;  // epilogue pass height: 35 KB of shared memory, 5 mainloop stages remain
 
   using TileShape = cute::Shape<cute::Int<kBlockM>, cute::Int<kBlockN>, cute::Int<kBlockK>>;
-  using ClusterShape = cute::Shape<cute::Int<kClusterM>, cute::_1, cute::_1>;
+  using ClusterShape = cute::Shape<cute::_1, cute::_1, cute::_1>;
   using Epilogue = cutlass::epilogue::collective::detail::Sm90TmaWarpSpecializedAdapter<
       ProjectionEpilogue<kBlockM, kBlockN, kStageRows>>;
   using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<

@@ -5,8 +5,7 @@
 namespace vlb::fused_b200::sm90 {
 namespace {
 using Pingpong128x128 = ProjectionGemm<cutlass::gemm::KernelTmaWarpSpecializedPingpong,
-                                       cutlass::gemm::PersistentScheduler, /*kBlockN=*/128, /*kClusterM=*/1,
-                                       /*kStageRows=*/64>;
+                                       cutlass::gemm::PersistentScheduler>;
 }  // namespace
 
 std::size_t pingpong_128x128_workspace_bytes(const GemmLaunch& gemm, int sm_count) {

@@ -17,8 +17,6 @@ constexpr std::int64_t kMinKTilesPerSplit = 8;
 constexpr double kStreamKTailFraction = 0.5;
 constexpr double kMaxStreamKWaves = 8.0;
 
-constexpr ProjectionKernel kDataParallelKernel = ProjectionKernel::kPingpong128x128;
-
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
@@ -36,7 +34,6 @@ std::string_view kernel_name(ProjectionKernel kernel) {
   switch (kernel) {
     case ProjectionKernel::kCooperative128x128: return "coop-128x128";
     case ProjectionKernel::kPingpong128x128: return "pingpong-128x128";
-    case ProjectionKernel::kPingpong128x128Cluster2: return "pingpong-128x128-c2";
   }
   return "unknown";
 }
@@ -46,10 +43,6 @@ KernelTile kernel_tile(ProjectionKernel kernel) {
   switch (kernel) {
     case ProjectionKernel::kCooperative128x128: break;
     case ProjectionKernel::kPingpong128x128: tile.data_parallel_only = true; break;
-    case ProjectionKernel::kPingpong128x128Cluster2:
-      tile.cluster_m = 2;
-      tile.data_parallel_only = true;
-      break;
   }
   return tile;
 }
@@ -120,7 +113,7 @@ ProjectionPlan plan_projection(const ProjectionShape& shape, int sm_count) {
     return plan;
   }
   // Several tiles per CTA: ping-pong runs one tile's epilogue under the other warpgroup's mainloop.
-  return make_plan(shape, kDataParallelKernel, Decomposition::kDataParallel);
+  return make_plan(shape, ProjectionKernel::kPingpong128x128, Decomposition::kDataParallel);
 }
 
 }  // namespace vlb::fused_b200

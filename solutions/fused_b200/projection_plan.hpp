@@ -9,18 +9,17 @@ namespace vlb::fused_b200 {
 enum class Decomposition { kDataParallel, kSplitK, kStreamK };
 std::string_view decomposition_name(Decomposition decomposition);  // "data-parallel", "split-k", "stream-k"
 
-// The warp-specialized kernels a plan can run on. Cooperative: both consumer warpgroups on one tile (with CUTLASS's
-// stream-K scheduler: data-parallel, split-K and stream-K). Ping-pong: the two consumer warpgroups on alternate
-// tiles, so that one's epilogue runs under the other's mainloop; persistent data-parallel scheduler only.
-// In a 2x1 cluster the two CTAs take adjacent M tiles and share each weight tile by TMA multicast.
-enum class ProjectionKernel { kCooperative128x128, kPingpong128x128, kPingpong128x128Cluster2 };
-std::string_view kernel_name(ProjectionKernel kernel);  // "coop-128x128", "pingpong-128x128", "pingpong-128x128-c2"
+// The warp-specialized kernels a plan can run on (NOTES.md has the 128x256 and 2x1-cluster kernels tried and
+// dropped). Cooperative: both consumer warpgroups on one tile (with CUTLASS's stream-K scheduler: data-parallel,
+// split-K and stream-K). Ping-pong: the two consumer warpgroups on alternate tiles, so that one's epilogue runs under
+// the other's mainloop; persistent data-parallel scheduler only.
+enum class ProjectionKernel { kCooperative128x128, kPingpong128x128 };
+std::string_view kernel_name(ProjectionKernel kernel);  // "coop-128x128", "pingpong-128x128"
 
 struct KernelTile {
   std::int64_t block_m = 128;
   std::int64_t block_n = 128;  // whole heads (128 columns each), so that RoPE pairs stay in a tile
   std::int64_t block_k = 64;
-  int cluster_m = 1;           // CTAs per cluster along M
   bool data_parallel_only = false;
 };
 KernelTile kernel_tile(ProjectionKernel kernel);

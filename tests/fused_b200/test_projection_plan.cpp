@@ -57,8 +57,7 @@ TEST_CASE("one wave runs cooperatively, a thin last wave stream-K, more waves pi
 }
 
 TEST_CASE("kernels and their tiles", "[fused_b200][plan]") {
-  CHECK(kernel_tile(ProjectionKernel::kPingpong128x128Cluster2).cluster_m == 2);
-  CHECK(kernel_tile(ProjectionKernel::kPingpong128x128Cluster2).data_parallel_only);
+  CHECK(kernel_tile(ProjectionKernel::kPingpong128x128).data_parallel_only);
   CHECK_FALSE(kernel_tile(ProjectionKernel::kCooperative128x128).data_parallel_only);
   CHECK(kernel_name(ProjectionKernel::kPingpong128x128) == "pingpong-128x128");
   CHECK(make_plan(shape(375, 384), ProjectionKernel::kCooperative128x128, Decomposition::kDataParallel).output_tiles ==
@@ -70,9 +69,8 @@ TEST_CASE("a plan its kernel cannot run is refused with a reason", "[fused_b200]
   CHECK_NOTHROW(check_projection_plan(plan_projection(q, kH200Sms), q));
   CHECK_THROWS_AS(check_projection_plan(make_plan(q, ProjectionKernel::kPingpong128x128, Decomposition::kSplitK, 2), q),
                   vlb::UsageError);
-  CHECK_THROWS_AS(
-      check_projection_plan(make_plan(q, ProjectionKernel::kPingpong128x128Cluster2, Decomposition::kStreamK), q),
-      vlb::UsageError);
+  CHECK_THROWS_AS(check_projection_plan(make_plan(q, ProjectionKernel::kPingpong128x128, Decomposition::kStreamK), q),
+                  vlb::UsageError);
   CHECK_NOTHROW(check_projection_plan(make_plan(q, ProjectionKernel::kPingpong128x128, Decomposition::kDataParallel), q));
   CHECK_THROWS_AS(
       check_projection_plan(make_plan(q, ProjectionKernel::kCooperative128x128, Decomposition::kDataParallel, 2), q),
