@@ -37,7 +37,7 @@ struct ProjectionGemm {
   static constexpr int kBlockM = 128;
   static constexpr int kBlockN = 128;
   static constexpr int kBlockK = 64;
-  static constexpr int kStageRows = 64;  // epilogue pass height: 35 KB of shared memory, 5 mainloop stages remain
+  static constexpr int kStageRows = 32;  // epilogue pass height: 19 KB of shared memory, 6 mainloop stages remain
 
   using TileShape = cute::Shape<cute::Int<kBlockM>, cute::Int<kBlockN>, cute::Int<kBlockK>>;
   using ClusterShape = cute::Shape<cute::_1, cute::_1, cute::_1>;

@@ -63,17 +63,15 @@ void check_projection_shape(const ProjectionShape& shape) {
 }
 
 void check_projection_plan(const ProjectionPlan& plan, const ProjectionShape& shape) {
+  check_projection_shape(shape);
   const KernelTile tile = kernel_tile(plan.kernel);
   if (tile.data_parallel_only && plan.decomposition != Decomposition::kDataParallel) {
     throw UsageError(std::string("projection GEMM: the ") + std::string(kernel_name(plan.kernel)) +
-                     " kernel runs data-parallel plans only, not " + std::string(decomposition_name(plan.decomposition)));
+                     " kernel runs data-parallel plans only, not " +
+                     std::string(decomposition_name(plan.decomposition)));
   }
   if (plan.splits < 1 || (plan.decomposition != Decomposition::kSplitK && plan.splits != 1)) {
     throw UsageError("projection GEMM: splits=" + std::to_string(plan.splits) + " needs a split-K plan");
-  }
-  if (shape.out_features % tile.block_n != 0) {
-    throw UsageError("projection GEMM: out_features=" + std::to_string(shape.out_features) + " is not a multiple of the " +
-                     std::string(kernel_name(plan.kernel)) + " kernel's N tile of " + std::to_string(tile.block_n));
   }
 }
 

@@ -42,8 +42,8 @@ struct ProjectionPlan {
 // Throws UsageError when the shape breaks every kernel's requirements (N % 128, K % 64, rows or groups < 1).
 void check_projection_shape(const ProjectionShape& shape);
 
-// Throws UsageError for a plan its kernel cannot run on this shape: a split-K or stream-K plan on ping-pong, splits
-// without split-K, or N not a multiple of the kernel's N tile.
+// Throws UsageError for a plan its kernel cannot run, or a shape no kernel runs: a split-K or stream-K plan on
+// ping-pong, or splits without split-K.
 void check_projection_plan(const ProjectionPlan& plan, const ProjectionShape& shape);
 
 // A plan with its tile counts filled in for the kernel's tile; checked with check_projection_plan.

@@ -71,7 +71,8 @@ TEST_CASE("a plan its kernel cannot run is refused with a reason", "[fused_b200]
                   vlb::UsageError);
   CHECK_THROWS_AS(check_projection_plan(make_plan(q, ProjectionKernel::kPingpong128x128, Decomposition::kStreamK), q),
                   vlb::UsageError);
-  CHECK_NOTHROW(check_projection_plan(make_plan(q, ProjectionKernel::kPingpong128x128, Decomposition::kDataParallel), q));
+  CHECK_NOTHROW(
+      check_projection_plan(make_plan(q, ProjectionKernel::kPingpong128x128, Decomposition::kDataParallel), q));
   CHECK_THROWS_AS(
       check_projection_plan(make_plan(q, ProjectionKernel::kCooperative128x128, Decomposition::kDataParallel, 2), q),
       vlb::UsageError);

@@ -186,19 +186,25 @@ StageResult time_stage(const StageShape& shape, StageOperands& ops, cublasHandle
                 (plan.decomposition == Decomposition::kSplitK ? fmt::format("x{}", plan.splits) : "");
   const Workspace workspace{ops.workspace.data(), ops.workspace.bytes()};
   const ProjectionLaunch automatic = stage_launch(shape, ops, std::nullopt);
-  result.stage_us = timer.median_us([&](cudaStream_t s) { launch_projection(automatic, sm_count, workspace, s); },
-                                    stream);
   ProjectionLaunch plain = automatic;
   for (ProjectionOutput& output : plain.outputs) {
     output = {output.weight, nullptr, output.output, RopeKind::kNone, nullptr, 1.0f};
   }
-  result.plain_us = timer.median_us([&](cudaStream_t s) { launch_projection(plain, sm_count, workspace, s); }, stream);
-  result.cublas_us = timer.median_us([&](cudaStream_t s) { cublas_stage(shape, ops, cublas, s); }, stream);
+  // The stage, its plain GEMM and cuBLAS in turns: the reported ratios compare calls made under the same clocks.
+  std::vector<ColdL2Timer::Call> calls = {
+      [&](cudaStream_t s) { launch_projection(automatic, sm_count, workspace, s); },
+      [&](cudaStream_t s) { launch_projection(plain, sm_count, workspace, s); },
+      [&](cudaStream_t s) { cublas_stage(shape, ops, cublas, s); }};
   if (shape.stage == Stage::kKv) {
-    result.cublas_per_group_us = result.cublas_us;
-    result.cublas_us = std::min(
-        result.cublas_us,
-        timer.median_us([&](cudaStream_t s) { cublas_concatenated_kv(shape, ops, cublas, s); }, stream));
+    calls.push_back([&](cudaStream_t s) { cublas_concatenated_kv(shape, ops, cublas, s); });
+  }
+  const std::vector<double> medians = timer.interleaved_medians_us(calls, stream);
+  result.stage_us = medians[0];
+  result.plain_us = medians[1];
+  result.cublas_us = medians[2];
+  if (shape.stage == Stage::kKv) {
+    result.cublas_per_group_us = medians[2];
+    result.cublas_us = std::min(medians[2], medians[3]);
   }
   for (const auto& [name, alternative] : alternative_plans(shape, sm_count)) {
     const ProjectionLaunch launch = stage_launch(shape, ops, alternative);
@@ -238,7 +244,8 @@ void write_json(const std::string& path, const std::vector<StageResult>& results
   root["seed"] = options.seed;
   root["warmup_iterations"] = options.timer.warmup_iterations;
   root["timed_iterations"] = options.timer.timed_iterations;
-  root["timer"] = "cuda events, L2 flushed (2x L2 memset) before each iteration, median";
+  root["timer"] = "cuda events, L2 flushed (2x L2 memset) before each iteration, median; stage, plain and cuBLAS "
+                  "timed in turns";
   root["cublas"] = "cublasGemmEx bf16, fp32 compute, no epilogue; K/V: the faster of one GEMM per weight and one "
                    "2048-wide GEMM on weights concatenated beforehand (untimed), in cublas_us";
   for (const StageResult& r : results) {

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <vector>
 
 #include "harness/core/device_buffer.hpp"
 
@@ -22,10 +23,18 @@ class ColdL2Timer {
   ColdL2Timer(const ColdL2Timer&) = delete;
   ColdL2Timer& operator=(const ColdL2Timer&) = delete;
 
+  using Call = std::function<void(cudaStream_t)>;
+
   // Median microseconds of call(stream).
-  double median_us(const std::function<void(cudaStream_t)>& call, cudaStream_t stream);
+  double median_us(const Call& call, cudaStream_t stream);
+
+  // Median microseconds of each call, timed in turns (call 0, 1, ..., 0, 1, ...), so that drifting clocks and power
+  // reach every call alike: the ratios between them are what the benchmark reports.
+  std::vector<double> interleaved_medians_us(const std::vector<Call>& calls, cudaStream_t stream);
 
  private:
+  double time_once_us(const Call& call, int iteration, cudaStream_t stream);
+
   TimerSettings settings_;
   DeviceBuffer flush_;
   cudaEvent_t start_ = nullptr;
