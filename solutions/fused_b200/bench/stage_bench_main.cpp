@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 #include <cublas_v2.h>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <vlbench_git.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -12,7 +14,6 @@
 #include <fstream>
 #include <optional>
 #include <utility>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@ namespace vlb::fused_b200::bench {
 namespace {
 
 struct Options {
+  std::vector<std::string> argv;
   std::string workloads_dir;
   std::string json_path;
   std::uint64_t seed = 2026;
@@ -240,6 +242,9 @@ void write_json(const std::string& path, const std::vector<StageResult>& results
                 const Options& options) {
   nlohmann::json root;
   root["device"] = device.name;
+  root["argv"] = options.argv;
+  root["git_commit"] = VLBENCH_GIT_COMMIT;
+  root["git_dirty"] = VLBENCH_GIT_DIRTY;
   root["sm_count"] = device.sm_count;
   root["seed"] = options.seed;
   root["warmup_iterations"] = options.timer.warmup_iterations;
@@ -296,6 +301,7 @@ int run(const Options& options) {
 
 int main(int argc, char** argv) {
   vlb::fused_b200::bench::Options options;
+  options.argv.assign(argv, argv + argc);
   options.workloads_dir = vlb::default_workloads_dir().string();
   CLI::App app{"Times the fused_b200 projection stages against cuBLAS on the suite's distinct shapes"};
   app.add_option("--workloads", options.workloads_dir, "folder holding definition.json and workloads.jsonl");
