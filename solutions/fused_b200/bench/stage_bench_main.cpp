@@ -33,6 +33,8 @@ struct Options {
   std::vector<std::string> argv;
   std::string workloads_dir;
   std::string json_path;
+  std::vector<std::string> stages;      // empty: every stage
+  std::vector<std::int64_t> rows;       // empty: every row count of the suite
   std::uint64_t seed = 2026;
   TimerSettings timer;
 };
@@ -269,9 +271,17 @@ void write_json(const std::string& path, const std::vector<StageResult>& results
 }
 
 int run(const Options& options) {
-  const DeviceInfo device = query_device(0);
   const Suite suite = load_suite("all", options.workloads_dir);
-  const std::vector<StageShape> shapes = stage_shapes(suite.workloads);
+  std::vector<StageShape> shapes;
+  for (const StageShape& shape : stage_shapes(suite.workloads)) {
+    const bool stage_chosen = options.stages.empty() || std::find(options.stages.begin(), options.stages.end(),
+                                                                  stage_name(shape.stage)) != options.stages.end();
+    const bool rows_chosen =
+        options.rows.empty() || std::find(options.rows.begin(), options.rows.end(), shape.rows) != options.rows.end();
+    if (stage_chosen && rows_chosen) shapes.push_back(shape);
+  }
+  if (shapes.empty()) throw UsageError("no suite shape matches --stage and --rows");
+  const DeviceInfo device = query_device(0);
   std::int64_t max_lang = 0;
   std::int64_t max_vision = 0;
   for (const StageShape& shape : shapes) {
@@ -307,6 +317,8 @@ int main(int argc, char** argv) {
   app.add_option("--workloads", options.workloads_dir, "folder holding definition.json and workloads.jsonl");
   app.add_option("--json", options.json_path, "write the results to this JSON file");
   app.add_option("--seed", options.seed, "input seed");
+  app.add_option("--stage", options.stages, "only these stages (Q, KV, O)")->check(CLI::IsMember({"Q", "KV", "O"}));
+  app.add_option("--rows", options.rows, "only shapes with these row counts (B*Lq for Q and O, B*Lv for KV)");
   app.add_option("--warmup", options.timer.warmup_iterations, "warm-up iterations")->check(CLI::PositiveNumber);
   app.add_option("--iterations", options.timer.timed_iterations, "timed iterations")->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
