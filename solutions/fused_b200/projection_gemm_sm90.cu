@@ -46,6 +46,7 @@ std::size_t workspace_bytes(const GemmLaunch& gemm, int sm_count) {
   switch (gemm.plan.kernel) {
     case ProjectionKernel::kCooperative128x128: return cooperative_128x128_workspace_bytes(gemm, sm_count);
     case ProjectionKernel::kPingpong128x128: return pingpong_128x128_workspace_bytes(gemm, sm_count);
+    case ProjectionKernel::kPingpong64x128: return pingpong_64x128_workspace_bytes(gemm, sm_count);
   }
   return 0;
 }
@@ -54,6 +55,7 @@ void run(const GemmLaunch& gemm, int sm_count, Workspace workspace, cudaStream_t
   switch (gemm.plan.kernel) {
     case ProjectionKernel::kCooperative128x128: return run_cooperative_128x128(gemm, sm_count, workspace, stream);
     case ProjectionKernel::kPingpong128x128: return run_pingpong_128x128(gemm, sm_count, workspace, stream);
+    case ProjectionKernel::kPingpong64x128: return run_pingpong_64x128(gemm, sm_count, workspace, stream);
   }
 }
 

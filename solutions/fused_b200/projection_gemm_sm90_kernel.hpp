@@ -1,7 +1,8 @@
 #pragma once
 // The sm90a projection GEMM as a CUTLASS 3.x chain (included by the instantiation files only): the TMA + wgmma
-// warp-specialized mainloop from the CollectiveBuilder (128x128x64 tiles, bf16 in, fp32 accumulate, cluster 1x1),
-// our epilogue collective, and a persistent GemmUniversal; the kernel schedule and tile scheduler are parameters.
+// warp-specialized mainloop from the CollectiveBuilder (kBlockM x 128 x 64 tiles, bf16 in, fp32 accumulate, cluster
+// 1x1), our epilogue collective, and a persistent GemmUniversal; the kernel schedule, tile scheduler and M tile are
+// parameters.
 //
 // The launch's groups (K and V) are the GEMM's L mode: the activations' L stride is a static 0 (both read the same
 // rows) and the weights' L stride is the distance between the two weights, so each is read where it is.
@@ -26,7 +27,7 @@
 
 namespace vlb::fused_b200::sm90 {
 
-template <class KernelSchedule, class TileSchedulerTag>
+template <class KernelSchedule, class TileSchedulerTag, int kBlockM_ = 128>
 struct ProjectionGemm {
   using ElementInput = cutlass::bfloat16_t;
   using StrideActivations = cute::Stride<std::int64_t, cute::Int<1>, cute::Int<0>>;  // shared by every group
@@ -34,10 +35,10 @@ struct ProjectionGemm {
   static constexpr int kAlignment = 8;                                               // bf16 per 16 bytes (TMA)
   static constexpr bool kStreamK = std::is_same_v<TileSchedulerTag, cutlass::gemm::StreamKScheduler>;
 
-  static constexpr int kBlockM = 128;
+  static constexpr int kBlockM = kBlockM_;
   static constexpr int kBlockN = 128;
   static constexpr int kBlockK = 64;
-  static constexpr int kStageRows = 32;  // epilogue pass height: 19 KB of shared memory, 6 mainloop stages remain
+  static constexpr int kStageRows = 32;  // epilogue pass height: 19 KB of shared memory (6 stages at 128x128)
 
   using TileShape = cute::Shape<cute::Int<kBlockM>, cute::Int<kBlockN>, cute::Int<kBlockK>>;
   using ClusterShape = cute::Shape<cute::_1, cute::_1, cute::_1>;

@@ -34,6 +34,7 @@ std::string_view kernel_name(ProjectionKernel kernel) {
   switch (kernel) {
     case ProjectionKernel::kCooperative128x128: return "coop-128x128";
     case ProjectionKernel::kPingpong128x128: return "pingpong-128x128";
+    case ProjectionKernel::kPingpong64x128: return "pingpong-64x128";
   }
   return "unknown";
 }
@@ -43,6 +44,10 @@ KernelTile kernel_tile(ProjectionKernel kernel) {
   switch (kernel) {
     case ProjectionKernel::kCooperative128x128: break;
     case ProjectionKernel::kPingpong128x128: tile.data_parallel_only = true; break;
+    case ProjectionKernel::kPingpong64x128:
+      tile.block_m = 64;
+      tile.data_parallel_only = true;
+      break;
   }
   return tile;
 }

@@ -12,9 +12,10 @@ std::string_view decomposition_name(Decomposition decomposition);  // "data-para
 // The warp-specialized kernels a plan can run on (NOTES.md has the 128x256 and 2x1-cluster kernels tried and
 // dropped). Cooperative: both consumer warpgroups on one tile (with CUTLASS's stream-K scheduler: data-parallel,
 // split-K and stream-K). Ping-pong: the two consumer warpgroups on alternate tiles, so that one's epilogue runs under
-// the other's mainloop; persistent data-parallel scheduler only.
-enum class ProjectionKernel { kCooperative128x128, kPingpong128x128 };
-std::string_view kernel_name(ProjectionKernel kernel);  // "coop-128x128", "pingpong-128x128"
+// the other's mainloop; persistent data-parallel scheduler only. Ping-pong 64x128: twice the tiles of 128x128, for
+// problems too small to fill the SMs otherwise, without split-K's reduction and workspace reset.
+enum class ProjectionKernel { kCooperative128x128, kPingpong128x128, kPingpong64x128 };
+std::string_view kernel_name(ProjectionKernel kernel);  // "coop-128x128", "pingpong-128x128", "pingpong-64x128"
 
 struct KernelTile {
   std::int64_t block_m = 128;

@@ -126,7 +126,8 @@ void run_and_check_kv(const StageInputs& in, const bf16* k_weight, TensorId k_we
 // Every kernel with every decomposition it runs (split-K with 3 splits: an uneven division of K).
 std::vector<std::pair<std::string, ProjectionPlan>> every_plan(const ProjectionShape& shape) {
   std::vector<std::pair<std::string, ProjectionPlan>> plans;
-  for (ProjectionKernel kernel : {ProjectionKernel::kCooperative128x128, ProjectionKernel::kPingpong128x128}) {
+  for (ProjectionKernel kernel : {ProjectionKernel::kCooperative128x128, ProjectionKernel::kPingpong128x128,
+                                  ProjectionKernel::kPingpong64x128}) {
     const std::string name(kernel_name(kernel));
     plans.emplace_back(name + " data-parallel", make_plan(shape, kernel, Decomposition::kDataParallel));
     if (kernel_tile(kernel).data_parallel_only) continue;

@@ -151,7 +151,8 @@ void cublas_concatenated_kv(const StageShape& shape, StageOperands& ops, cublasH
 std::vector<std::pair<std::string, ProjectionPlan>> alternative_plans(const StageShape& stage, int sm_count) {
   const ProjectionShape shape{stage.rows, stage.n, stage.k, stage.groups};
   std::vector<std::pair<std::string, ProjectionPlan>> plans;
-  for (ProjectionKernel kernel : {ProjectionKernel::kCooperative128x128, ProjectionKernel::kPingpong128x128}) {
+  for (ProjectionKernel kernel : {ProjectionKernel::kCooperative128x128, ProjectionKernel::kPingpong128x128,
+                                  ProjectionKernel::kPingpong64x128}) {
     const KernelTile tile = kernel_tile(kernel);
     if (shape.out_features % tile.block_n != 0) continue;
     const std::string name(kernel_name(kernel));
