@@ -97,7 +97,9 @@ ProjectionPlan plan_projection(const ProjectionShape& shape, int sm_count) {
   if (sm_count < 1) throw UsageError("projection GEMM: sm_count must be >= 1, got " + std::to_string(sm_count));
 
   ProjectionPlan plan = make_plan(shape, ProjectionKernel::kCooperative128x128, Decomposition::kDataParallel);
-  if (plan.output_tiles * 2 <= sm_count) {
+  const ProjectionPlan small_tiles = make_plan(shape, ProjectionKernel::kPingpong64x128, Decomposition::kDataParallel);
+  // Even 64-row tiles fill at most half the SMs: split K.
+  if (small_tiles.output_tiles * 2 <= sm_count) {
     const std::int64_t by_sms = sm_count / plan.output_tiles;
     const std::int64_t by_depth = plan.k_tiles / kMinKTilesPerSplit;
     const int splits = static_cast<int>(std::min<std::int64_t>({by_sms, by_depth, kMaxSplits}));
@@ -107,9 +109,12 @@ ProjectionPlan plan_projection(const ProjectionShape& shape, int sm_count) {
       return plan;
     }
   }
+  // One wave of 64-row tiles: every SM busy for the whole K, no split-K workspace reset or reduction (v9: Q at 256
+  // rows 25.8 us against 29.8 with split-K 2).
+  if (small_tiles.output_tiles <= sm_count) return small_tiles;
   const double waves = static_cast<double>(plan.output_tiles) / sm_count;
   const double tail = waves - static_cast<double>(plan.output_tiles / sm_count);
-  // One tile per CTA at most: ping-pong would leave one of its two consumer warpgroups idle.
+  // One 128-row tile per CTA at most: ping-pong would leave one of its two consumer warpgroups idle.
   if (waves <= 1.0) return plan;
   if (waves < kMaxStreamKWaves && tail > 0.0 && tail <= kStreamKTailFraction) {
     plan.decomposition = Decomposition::kStreamK;

@@ -51,9 +51,10 @@ void check_projection_plan(const ProjectionPlan& plan, const ProjectionShape& sh
 ProjectionPlan make_plan(const ProjectionShape& shape, ProjectionKernel kernel, Decomposition decomposition,
                          int splits = 1);
 
-// Few tiles against many SMs (at most half a wave: up to ~256 rows): split K so that every SM streams a slice of the
-// weights, on the cooperative kernel. One wave at most: data-parallel, cooperative. More than one wave with a thin
-// last one (a few waves at most): stream-K, cooperative. Otherwise data-parallel on ping-pong.
+// Even 64-row tiles fill at most half the SMs (below ~128 rows): split K so that every SM streams a slice of the
+// weights, on the cooperative kernel. One wave of 64-row tiles (~256 rows): ping-pong 64x128. One wave of 128-row
+// tiles: data-parallel, cooperative. More than one wave with a thin last one (a few waves at most): stream-K,
+// cooperative. Otherwise data-parallel on ping-pong 128x128.
 ProjectionPlan plan_projection(const ProjectionShape& shape, int sm_count);
 
 }  // namespace vlb::fused_b200

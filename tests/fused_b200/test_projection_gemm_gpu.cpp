@@ -141,8 +141,8 @@ std::vector<std::pair<std::string, ProjectionPlan>> every_plan(const ProjectionS
 
 TEST_CASE("Q projection: bias, 1D RoPE and scale fold on ragged rows", "[fused_b200][gpu]") {
   if (skip_unless_hopper()) return;
-  // 37 rows: 32 tiles (split-K 4); 375 rows: 96 tiles (data-parallel, cooperative); 1082 rows: 288 tiles, 2.2 waves
-  // (stream-K).
+  // 37 rows: 32 tiles (split-K 4); 375 rows: 96 tiles of 128 rows (data-parallel, cooperative); 1082 rows: 288
+  // tiles, 2.2 waves (stream-K).
   const std::pair<ProblemShape, std::uint64_t> cases[] = {{{1, 37, 196}, 101}, {{3, 125, 196}, 202},
                                                           {{2, 541, 196}, 303}};
   const int sm_count = vlb::testing::test_device().sm_count;
@@ -175,8 +175,8 @@ TEST_CASE("Q projection: bias, 1D RoPE and scale fold on ragged rows", "[fused_b
 TEST_CASE("K+V projection in one launch: bias, sectioned 3D RoPE on K", "[fused_b200][gpu]") {
   if (skip_unless_hopper()) return;
   vlb::testing::TestStream stream;
-  // 37 rows: 16 tiles (split-K 8); 375 rows: 48 tiles (split-K 2); 1568 rows: 208 tiles, 1.6 waves (data-parallel,
-  // ping-pong).
+  // 37 rows: 16 tiles (split-K 8); 375 rows: 96 tiles of 64 rows (ping-pong 64x128, the last tile ragged); 1568
+  // rows: 208 tiles, 1.6 waves (data-parallel, ping-pong 128x128).
   const std::pair<ProblemShape, std::uint64_t> cases[] = {{{1, 16, 37}, 404}, {{3, 16, 125}, 505},
                                                           {{2, 16, 784}, 606}};
   for (const auto& [shape, seed] : cases) {

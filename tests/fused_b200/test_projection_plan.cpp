@@ -13,18 +13,22 @@ constexpr int kH200Sms = 132;
 ProjectionShape shape(std::int64_t rows, std::int64_t n, int groups = 1) { return {rows, n, 4096, groups}; }
 }  // namespace
 
-TEST_CASE("few output tiles split K across the SMs on the cooperative kernel", "[fused_b200][plan]") {
-  // B=2 Lq=128: 256 rows x 4096 = 2 x 32 = 64 tiles on 132 SMs -> 2 splits.
+TEST_CASE("one wave of 64-row tiles runs on ping-pong 64x128, fewer tiles split K", "[fused_b200][plan]") {
+  // B=2 Lq=128: 256 rows x 4096 = 4 x 32 = 128 tiles of 64x128 on 132 SMs: one wave, whole K per tile.
   const ProjectionPlan q = plan_projection(shape(256, 4096), kH200Sms);
-  CHECK(q.output_tiles == 64);
+  CHECK(q.kernel == ProjectionKernel::kPingpong64x128);
+  CHECK(q.decomposition == Decomposition::kDataParallel);
+  CHECK(q.output_tiles == 128);
   CHECK(q.k_tiles == 64);
-  CHECK(q.decomposition == Decomposition::kSplitK);
-  CHECK(q.splits == 2);
-  CHECK(q.kernel == ProjectionKernel::kCooperative128x128);
-  // K and V of B=2 Lv=196 (392 rows): 4 x 8 x 2 groups = 64 tiles -> 2 splits.
+  // K and V of B=2 Lv=196 (392 rows): 7 x 8 x 2 groups = 112 tiles.
   const ProjectionPlan kv = plan_projection(shape(392, 1024, 2), kH200Sms);
-  CHECK(kv.output_tiles == 64);
-  CHECK(kv.splits == 2);
+  CHECK(kv.kernel == ProjectionKernel::kPingpong64x128);
+  CHECK(kv.output_tiles == 112);
+  // 37 rows x 4096: 32 tiles even at 64 rows: split-K 4 on the cooperative kernel.
+  const ProjectionPlan few = plan_projection(shape(37, 4096), kH200Sms);
+  CHECK(few.decomposition == Decomposition::kSplitK);
+  CHECK(few.kernel == ProjectionKernel::kCooperative128x128);
+  CHECK(few.splits == 4);
   // One tile: splits bounded by 8 and by K depth.
   const ProjectionPlan tiny = plan_projection(shape(37, 128), kH200Sms);
   CHECK(tiny.decomposition == Decomposition::kSplitK);
@@ -60,6 +64,7 @@ TEST_CASE("kernels and their tiles", "[fused_b200][plan]") {
   CHECK(kernel_tile(ProjectionKernel::kPingpong128x128).data_parallel_only);
   CHECK_FALSE(kernel_tile(ProjectionKernel::kCooperative128x128).data_parallel_only);
   CHECK(kernel_name(ProjectionKernel::kPingpong128x128) == "pingpong-128x128");
+  CHECK(kernel_tile(ProjectionKernel::kPingpong64x128).block_m == 64);
   CHECK(make_plan(shape(375, 384), ProjectionKernel::kCooperative128x128, Decomposition::kDataParallel).output_tiles ==
         9);
 }
