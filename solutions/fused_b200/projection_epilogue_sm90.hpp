@@ -37,15 +37,11 @@ struct EpilogueGroup {
   float scale = 1.0f;
 };
 
-// kBlockM rows by kBlockN output features per tile. kSwapped: the MMA's M mode is the features and N the rows
-// (out^T = W x act^T); the stage is indexed by (row, feature) either way.
-template <int kBlockM_, int kBlockN_, int kStageRows_, bool kSwapped = false>
+template <int kBlockM_, int kBlockN_, int kStageRows_>
 class ProjectionEpilogue {
  public:
   static constexpr int kBlockM = kBlockM_;
   static constexpr int kBlockN = kBlockN_;
-  static constexpr int kRowMode = kSwapped ? 1 : 0;      // which MMA mode (M = 0, N = 1) holds the rows
-  static constexpr int kFeatureMode = 1 - kRowMode;
   static constexpr int kStageRows = kStageRows_;             // rows of the tile staged per pass
   static constexpr int kStageLd = kBlockN + 8;               // padding: at most 2-way bank conflicts on the writes
   static constexpr int kVector = 8;                          // bf16 per 16-byte store
@@ -96,7 +92,7 @@ class ProjectionEpilogue {
   }
   template <class ProblemShape>
   static bool can_implement(ProblemShape const& problem_shape, Arguments const& args) {
-    const auto n = cute::get<kFeatureMode>(problem_shape);
+    const auto n = cute::get<1>(problem_shape);
     const auto l = cute::get<3>(problem_shape);
     bool ok = n % kBlockN == 0 && args.output_ld >= n && args.output_ld % kVector == 0 && l >= 1 && l <= 2;
     for (int group = 0; group < l && ok; ++group) {
@@ -117,18 +113,20 @@ class ProjectionEpilogue {
                                  BlockCoordMNKL blk_coord_mnkl, cute::Tensor<FrgEngine, FrgLayout> const& accumulators,
                                  TiledMma tiled_mma, ResidueMNK, int thread_idx, char* smem) {
     using namespace cute;
-    static_assert(size<kRowMode>(BlockShapeMNK{}) == kBlockM && size<kFeatureMode>(BlockShapeMNK{}) == kBlockN);
+    static_assert(size<0>(BlockShapeMNK{}) == kBlockM && size<1>(BlockShapeMNK{}) == kBlockN);
     constexpr int kThreads = size(TiledMma{});
 
-    const int rows = static_cast<int>(get<kRowMode>(problem_shape_mnkl));
+    const int rows = static_cast<int>(get<0>(problem_shape_mnkl));
+    const int m_coord = static_cast<int>(get<0>(blk_coord_mnkl));
+    const int n_coord = static_cast<int>(get<1>(blk_coord_mnkl));
     const int l_coord = static_cast<int>(get<3>(blk_coord_mnkl));
     // A select, not a run-time array index, keeps the groups out of local memory.
     const EpilogueGroup group = l_coord == 0 ? params_.groups[0] : params_.groups[1];
-    const int tile_row0 = static_cast<int>(get<kRowMode>(blk_coord_mnkl)) * kBlockM;
-    const int tile_col0 = static_cast<int>(get<kFeatureMode>(blk_coord_mnkl)) * kBlockN;
+    const int tile_row0 = m_coord * kBlockM;
+    const int tile_col0 = n_coord * kBlockN;
 
-    // Tile coordinates (M, N) of every accumulator element, from the MMA's own partitioning.
-    Tensor tile_coords = make_identity_tensor(make_shape(size<0>(BlockShapeMNK{}), size<1>(BlockShapeMNK{})));
+    // Tile coordinates of every accumulator element, from the MMA's own partitioning.
+    Tensor tile_coords = make_identity_tensor(make_shape(Int<kBlockM>{}, Int<kBlockN>{}));
     Tensor thread_coords = tiled_mma.get_thread_slice(thread_idx).partition_C(tile_coords);
     CUTE_STATIC_ASSERT_V(size(thread_coords) == size(accumulators));
     (void)blk_shape_mnk;
@@ -188,8 +186,8 @@ class ProjectionEpilogue {
                                                 int pass_row0, float* stage) {
     CUTLASS_PRAGMA_UNROLL
     for (int i = 0; i < cute::size(accumulators); ++i) {
-      const int row = static_cast<int>(cute::get<kRowMode>(thread_coords(i))) - pass_row0;
-      const int col = static_cast<int>(cute::get<kFeatureMode>(thread_coords(i)));
+      const int row = static_cast<int>(cute::get<0>(thread_coords(i))) - pass_row0;
+      const int col = static_cast<int>(cute::get<1>(thread_coords(i)));
       if (row >= 0 && row < kStageRows) stage[row * kStageLd + col] = accumulators(i);
     }
   }

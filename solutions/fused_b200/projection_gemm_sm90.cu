@@ -47,8 +47,6 @@ std::size_t workspace_bytes(const GemmLaunch& gemm, int sm_count) {
     case ProjectionKernel::kCooperative128x128: return cooperative_128x128_workspace_bytes(gemm, sm_count);
     case ProjectionKernel::kPingpong128x128: return pingpong_128x128_workspace_bytes(gemm, sm_count);
     case ProjectionKernel::kPingpong64x128: return pingpong_64x128_workspace_bytes(gemm, sm_count);
-    case ProjectionKernel::kCooperative64x128Swapped:
-      return cooperative_64x128_swapped_workspace_bytes(gemm, sm_count);
   }
   return 0;
 }
@@ -58,8 +56,6 @@ void run(const GemmLaunch& gemm, int sm_count, Workspace workspace, cudaStream_t
     case ProjectionKernel::kCooperative128x128: return run_cooperative_128x128(gemm, sm_count, workspace, stream);
     case ProjectionKernel::kPingpong128x128: return run_pingpong_128x128(gemm, sm_count, workspace, stream);
     case ProjectionKernel::kPingpong64x128: return run_pingpong_64x128(gemm, sm_count, workspace, stream);
-    case ProjectionKernel::kCooperative64x128Swapped:
-      return run_cooperative_64x128_swapped(gemm, sm_count, workspace, stream);
   }
 }
 

@@ -1,13 +1,8 @@
 #pragma once
 // The sm90a projection GEMM as a CUTLASS 3.x chain (included by the instantiation files only): the TMA + wgmma
-// warp-specialized mainloop from the CollectiveBuilder (tiles of kTileRows rows x 128 output features x 64, bf16 in,
-// fp32 accumulate, cluster 1x1), our epilogue collective, and a persistent GemmUniversal; the kernel schedule, tile
-// scheduler, rows per tile and orientation are parameters.
-//
-// Orientation: normally the MMA's M mode is the activation rows (out = act x W^T). With kSwapped the GEMM is computed
-// as out^T = W x act^T: M is the output features and N the rows, so that 64-row tiles can run on the cooperative
-// kernel, whose M tile must be at least 128 (cuBLAS's choice for small problems, v10). The epilogue stages the tile
-// by (row, feature) either way, so the output stays row-major.
+// warp-specialized mainloop from the CollectiveBuilder (kBlockM x 128 x 64 tiles, bf16 in, fp32 accumulate, cluster
+// 1x1), our epilogue collective, and a persistent GemmUniversal; the kernel schedule, tile scheduler and M tile are
+// parameters.
 //
 // The launch's groups (K and V) are the GEMM's L mode: the activations' L stride is a static 0 (both read the same
 // rows) and the weights' L stride is the distance between the two weights, so each is read where it is.
@@ -32,7 +27,7 @@
 
 namespace vlb::fused_b200::sm90 {
 
-template <class KernelSchedule, class TileSchedulerTag, int kTileRows = 128, bool kSwapped = false>
+template <class KernelSchedule, class TileSchedulerTag, int kBlockM_ = 128>
 struct ProjectionGemm {
   using ElementInput = cutlass::bfloat16_t;
   using StrideActivations = cute::Stride<std::int64_t, cute::Int<1>, cute::Int<0>>;  // shared by every group
@@ -40,21 +35,18 @@ struct ProjectionGemm {
   static constexpr int kAlignment = 8;                                               // bf16 per 16 bytes (TMA)
   static constexpr bool kStreamK = std::is_same_v<TileSchedulerTag, cutlass::gemm::StreamKScheduler>;
 
-  static constexpr int kTileFeatures = 128;
+  static constexpr int kBlockM = kBlockM_;
+  static constexpr int kBlockN = 128;
   static constexpr int kBlockK = 64;
   static constexpr int kStageRows = 32;  // epilogue pass height: 19 KB of shared memory (6 stages at 128x128)
 
-  using StrideA = std::conditional_t<kSwapped, StrideWeights, StrideActivations>;
-  using StrideB = std::conditional_t<kSwapped, StrideActivations, StrideWeights>;
-  using TileShape = std::conditional_t<
-      kSwapped, cute::Shape<cute::Int<kTileFeatures>, cute::Int<kTileRows>, cute::Int<kBlockK>>,
-      cute::Shape<cute::Int<kTileRows>, cute::Int<kTileFeatures>, cute::Int<kBlockK>>>;
+  using TileShape = cute::Shape<cute::Int<kBlockM>, cute::Int<kBlockN>, cute::Int<kBlockK>>;
   using ClusterShape = cute::Shape<cute::_1, cute::_1, cute::_1>;
   using Epilogue = cutlass::epilogue::collective::detail::Sm90TmaWarpSpecializedAdapter<
-      ProjectionEpilogue<kTileRows, kTileFeatures, kStageRows, kSwapped>>;
+      ProjectionEpilogue<kBlockM, kBlockN, kStageRows>>;
   using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
-      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementInput, StrideA, kAlignment, ElementInput, StrideB,
-      kAlignment, float, TileShape, ClusterShape,
+      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementInput, StrideActivations, kAlignment, ElementInput,
+      StrideWeights, kAlignment, float, TileShape, ClusterShape,
       cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(sizeof(typename Epilogue::SharedStorage))>,
       KernelSchedule>::CollectiveOp;
   using Kernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>, Mainloop, Epilogue,
@@ -91,25 +83,12 @@ struct ProjectionGemm {
     Arguments arguments;
     arguments.mode =
         shape.groups > 1 ? cutlass::gemm::GemmUniversalMode::kBatched : cutlass::gemm::GemmUniversalMode::kGemm;
-    const auto rows = static_cast<int>(shape.rows);
-    const auto features = static_cast<int>(shape.out_features);
-    const auto* activations = reinterpret_cast<const ElementInput*>(gemm.activations);
-    const auto* weights = reinterpret_cast<const ElementInput*>(gemm.outputs[0].weight);
-    const StrideActivations activation_stride{shape.in_features, cute::Int<1>{}, cute::Int<0>{}};
-    const StrideWeights weight_stride{shape.in_features, cute::Int<1>{}, gemm.group_stride};
-    if constexpr (kSwapped) {
-      arguments.problem_shape = {features, rows, static_cast<int>(shape.in_features), shape.groups};
-      arguments.mainloop.ptr_A = weights;
-      arguments.mainloop.dA = weight_stride;
-      arguments.mainloop.ptr_B = activations;
-      arguments.mainloop.dB = activation_stride;
-    } else {
-      arguments.problem_shape = {rows, features, static_cast<int>(shape.in_features), shape.groups};
-      arguments.mainloop.ptr_A = activations;
-      arguments.mainloop.dA = activation_stride;
-      arguments.mainloop.ptr_B = weights;
-      arguments.mainloop.dB = weight_stride;
-    }
+    arguments.problem_shape = {static_cast<int>(shape.rows), static_cast<int>(shape.out_features),
+                               static_cast<int>(shape.in_features), shape.groups};
+    arguments.mainloop.ptr_A = reinterpret_cast<const ElementInput*>(gemm.activations);
+    arguments.mainloop.dA = StrideActivations{shape.in_features, cute::Int<1>{}, cute::Int<0>{}};
+    arguments.mainloop.ptr_B = reinterpret_cast<const ElementInput*>(gemm.outputs[0].weight);
+    arguments.mainloop.dB = StrideWeights{shape.in_features, cute::Int<1>{}, gemm.group_stride};
     arguments.epilogue.groups[0] = epilogue_group(gemm.outputs[0]);
     if (shape.groups > 1) arguments.epilogue.groups[1] = epilogue_group(gemm.outputs[1]);
     arguments.epilogue.output_ld = shape.out_features;

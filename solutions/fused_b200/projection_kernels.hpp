@@ -1,6 +1,6 @@
 #pragma once
 // Per-architecture entry points behind projection_gemm.cpp's dispatcher (projection_gemm_sm90.cu), and the sm90
-// kernel instantiations behind it (projection_*_sm90.cu).
+// kernel instantiations behind it (projection_{cooperative_128x128,pingpong_128x128,pingpong_64x128}_sm90.cu).
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -31,7 +31,5 @@ std::size_t pingpong_128x128_workspace_bytes(const GemmLaunch& gemm, int sm_coun
 void run_pingpong_128x128(const GemmLaunch& gemm, int sm_count, Workspace workspace, cudaStream_t stream);
 std::size_t pingpong_64x128_workspace_bytes(const GemmLaunch& gemm, int sm_count);
 void run_pingpong_64x128(const GemmLaunch& gemm, int sm_count, Workspace workspace, cudaStream_t stream);
-std::size_t cooperative_64x128_swapped_workspace_bytes(const GemmLaunch& gemm, int sm_count);
-void run_cooperative_64x128_swapped(const GemmLaunch& gemm, int sm_count, Workspace workspace, cudaStream_t stream);
 
 }  // namespace vlb::fused_b200::sm90

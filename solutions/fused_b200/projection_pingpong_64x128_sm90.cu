@@ -5,7 +5,7 @@
 namespace vlb::fused_b200::sm90 {
 namespace {
 using Pingpong64x128 = ProjectionGemm<cutlass::gemm::KernelTmaWarpSpecializedPingpong,
-                                      cutlass::gemm::PersistentScheduler, /*kTileRows=*/64>;
+                                      cutlass::gemm::PersistentScheduler, /*kBlockM=*/64>;
 }  // namespace
 
 std::size_t pingpong_64x128_workspace_bytes(const GemmLaunch& gemm, int sm_count) {

@@ -35,7 +35,6 @@ std::string_view kernel_name(ProjectionKernel kernel) {
     case ProjectionKernel::kCooperative128x128: return "coop-128x128";
     case ProjectionKernel::kPingpong128x128: return "pingpong-128x128";
     case ProjectionKernel::kPingpong64x128: return "pingpong-64x128";
-    case ProjectionKernel::kCooperative64x128Swapped: return "coop-64x128-swapped";
   }
   return "unknown";
 }
@@ -49,7 +48,6 @@ KernelTile kernel_tile(ProjectionKernel kernel) {
       tile.block_m = 64;
       tile.data_parallel_only = true;
       break;
-    case ProjectionKernel::kCooperative64x128Swapped: tile.block_m = 64; break;
   }
   return tile;
 }

@@ -13,11 +13,9 @@ std::string_view decomposition_name(Decomposition decomposition);  // "data-para
 // dropped). Cooperative: both consumer warpgroups on one tile (with CUTLASS's stream-K scheduler: data-parallel,
 // split-K and stream-K). Ping-pong: the two consumer warpgroups on alternate tiles, so that one's epilogue runs under
 // the other's mainloop; persistent data-parallel scheduler only. Ping-pong 64x128: twice the tiles of 128x128, for
-// problems too small to fill the SMs otherwise, without split-K's reduction and workspace reset. Cooperative 64x128
-// swapped: 64-row tiles with both warpgroups on each, the GEMM computed as out^T = W x act^T.
-enum class ProjectionKernel { kCooperative128x128, kPingpong128x128, kPingpong64x128, kCooperative64x128Swapped };
-// "coop-128x128", "pingpong-128x128", "pingpong-64x128", "coop-64x128-swapped"
-std::string_view kernel_name(ProjectionKernel kernel);
+// problems too small to fill the SMs otherwise, without split-K's reduction and workspace reset.
+enum class ProjectionKernel { kCooperative128x128, kPingpong128x128, kPingpong64x128 };
+std::string_view kernel_name(ProjectionKernel kernel);  // "coop-128x128", "pingpong-128x128", "pingpong-64x128"
 
 struct KernelTile {
   std::int64_t block_m = 128;

@@ -127,7 +127,7 @@ void run_and_check_kv(const StageInputs& in, const bf16* k_weight, TensorId k_we
 std::vector<std::pair<std::string, ProjectionPlan>> every_plan(const ProjectionShape& shape) {
   std::vector<std::pair<std::string, ProjectionPlan>> plans;
   for (ProjectionKernel kernel : {ProjectionKernel::kCooperative128x128, ProjectionKernel::kPingpong128x128,
-                                  ProjectionKernel::kPingpong64x128, ProjectionKernel::kCooperative64x128Swapped}) {
+                                  ProjectionKernel::kPingpong64x128}) {
     const std::string name(kernel_name(kernel));
     plans.emplace_back(name + " data-parallel", make_plan(shape, kernel, Decomposition::kDataParallel));
     if (kernel_tile(kernel).data_parallel_only) continue;

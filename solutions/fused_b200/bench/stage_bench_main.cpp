@@ -153,7 +153,7 @@ std::vector<std::pair<std::string, ProjectionPlan>> alternative_plans(const Stag
   const ProjectionShape shape{stage.rows, stage.n, stage.k, stage.groups};
   std::vector<std::pair<std::string, ProjectionPlan>> plans;
   for (ProjectionKernel kernel : {ProjectionKernel::kCooperative128x128, ProjectionKernel::kPingpong128x128,
-                                  ProjectionKernel::kPingpong64x128, ProjectionKernel::kCooperative64x128Swapped}) {
+                                  ProjectionKernel::kPingpong64x128}) {
     const KernelTile tile = kernel_tile(kernel);
     const std::string name(kernel_name(kernel));
     const ProjectionPlan data_parallel = make_plan(shape, kernel, Decomposition::kDataParallel);
