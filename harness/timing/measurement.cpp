@@ -9,11 +9,11 @@
 #include <fmt/format.h>
 
 #include "harness/core/cuda_check.hpp"
-#include "harness/core/device_buffer.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/timing/call_audit.hpp"
 #include "harness/timing/clocks.hpp"
 #include "harness/timing/cupti_span.hpp"
+#include "harness/timing/l2_flusher.hpp"
 
 namespace vlb {
 namespace {
@@ -71,21 +71,6 @@ void validate(const TimingSettings& settings) {
     }
   }
 }
-
-// Writes twice the L2 size before each call, so that the call starts with none of its data in L2.
-class L2Flusher {
- public:
-  explicit L2Flusher(const DeviceInfo& device) {
-    if (device.l2_bytes == 0) throw SystemError(fmt::format("device '{}' reports no L2 size; cannot flush L2", device.name));
-    buffer_ = DeviceBuffer(2 * device.l2_bytes);
-  }
-  void flush(cudaStream_t stream, int iteration) {
-    VLB_CUDA_CHECK(cudaMemsetAsync(buffer_.data(), iteration & 0x7f, buffer_.bytes(), stream));
-  }
-
- private:
-  DeviceBuffer buffer_;
-};
 
 struct IterationTiming {
   double event_ms = 0;

@@ -19,12 +19,14 @@
 #include <vector>
 
 #include "harness/core/cuda_check.hpp"
+#include "harness/core/cuda_stream.hpp"
 #include "harness/core/device_buffer.hpp"
 #include "harness/core/device_info.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/inputs/input_set.hpp"
 #include "solutions/fused_b200/bench/stage_shapes.hpp"
 #include "solutions/fused_b200/bench/stage_timer.hpp"
+#include "reference/cublas_handle.hpp"
 #include "solutions/fused_b200/projection_gemm.hpp"
 
 namespace vlb::fused_b200::bench {
@@ -78,18 +80,6 @@ struct StageOperands {
   }
   const bf16* bf16_input(TensorId id) const { return static_cast<const bf16*>(inputs.data(id)); }
   const std::int64_t* int64_input(TensorId id) const { return static_cast<const std::int64_t*>(inputs.data(id)); }
-};
-
-class CublasHandle {
- public:
-  CublasHandle() { VLB_CUBLAS_CHECK(cublasCreate(&handle_)); }
-  ~CublasHandle() { (void)cublasDestroy(handle_); }
-  CublasHandle(const CublasHandle&) = delete;
-  CublasHandle& operator=(const CublasHandle&) = delete;
-  cublasHandle_t get() const { return handle_; }
-
- private:
-  cublasHandle_t handle_ = nullptr;
 };
 
 // Row-major out[rows, n] = a[rows, k] * w[n, k]^T, i.e. column-major out^T = w^T(op T) * a^T.
@@ -290,16 +280,15 @@ int run(const Options& options) {
     max_rows = std::max(max_rows, shape.rows);
   }
   const std::size_t workspace_bytes = workspace_for_all_plans(shapes, device.sm_count);
-  cudaStream_t stream = nullptr;
-  VLB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const CudaStream owned_stream;
+  const cudaStream_t stream = owned_stream.get();
   StageOperands ops(max_lang, max_vision, workspace_bytes, options.seed, stream);
-  CublasHandle cublas;
-  ColdL2Timer timer(device.l2_bytes, options.timer);
+  const reference::CublasHandle cublas;
+  ColdL2Timer timer(device, options.timer);
   std::vector<StageResult> results;
   for (const StageShape& shape : shapes) results.push_back(time_stage(shape, ops, cublas.get(), timer,
                                                                       device.sm_count, stream));
-  VLB_CUDA_CHECK(cudaStreamSynchronize(stream));
-  VLB_CUDA_CHECK(cudaStreamDestroy(stream));
+  owned_stream.synchronize();
   std::printf("%s, %d SMs; %d warm-up + %d timed iterations, L2 flushed, median\n", device.name.c_str(),
               device.sm_count, options.timer.warmup_iterations, options.timer.timed_iterations);
   print_table(results);

@@ -1,23 +1,13 @@
 #include "solutions/fused_b200/bench/stage_timer.hpp"
 
-#include <algorithm>
 #include <vector>
 
 #include "harness/core/cuda_check.hpp"
+#include "harness/timing/statistics.hpp"
 
 namespace vlb::fused_b200::bench {
-namespace {
 
-double median(std::vector<double> samples) {
-  std::sort(samples.begin(), samples.end());
-  const std::size_t n = samples.size();
-  return n % 2 == 1 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
-}
-
-}  // namespace
-
-ColdL2Timer::ColdL2Timer(std::size_t l2_bytes, TimerSettings settings)
-    : settings_(settings), flush_(2 * l2_bytes) {
+ColdL2Timer::ColdL2Timer(const DeviceInfo& device, TimerSettings settings) : settings_(settings), flusher_(device) {
   VLB_CUDA_CHECK(cudaEventCreate(&start_));
   VLB_CUDA_CHECK(cudaEventCreate(&stop_));
 }
@@ -28,8 +18,7 @@ ColdL2Timer::~ColdL2Timer() {
 }
 
 double ColdL2Timer::time_once_us(const Call& call, int iteration, cudaStream_t stream) {
-  // A different byte each time, so that no flush is ever a no-op on compressed or cached lines.
-  VLB_CUDA_CHECK(cudaMemsetAsync(flush_.data(), iteration & 0xff, flush_.bytes(), stream));
+  flusher_.flush(stream, iteration);
   VLB_CUDA_CHECK(cudaEventRecord(start_, stream));
   call(stream);
   VLB_CUDA_CHECK(cudaEventRecord(stop_, stream));
@@ -53,7 +42,7 @@ std::vector<double> ColdL2Timer::interleaved_medians_us(const std::vector<Call>&
     }
   }
   std::vector<double> medians;
-  for (const std::vector<double>& s : samples) medians.push_back(median(s));
+  for (const std::vector<double>& s : samples) medians.push_back(compute_statistics(s).median);
   return medians;
 }
 

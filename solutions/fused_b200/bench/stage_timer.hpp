@@ -1,13 +1,13 @@
 #pragma once
-// A small cold-L2 timer for the stage benchmark: before every iteration the L2 is flushed by writing a buffer of twice
-// its size (outside the timed window), then CUDA events bracket the call; the median of the timed iterations.
+// A small cold-L2 timer for the stage benchmark: before every iteration the harness's L2Flusher writes twice the L2
+// (outside the timed window), then CUDA events bracket the call; the median of the timed iterations.
 #include <cuda_runtime.h>
 
-#include <cstddef>
 #include <functional>
 #include <vector>
 
-#include "harness/core/device_buffer.hpp"
+#include "harness/core/device_info.hpp"
+#include "harness/timing/l2_flusher.hpp"
 
 namespace vlb::fused_b200::bench {
 
@@ -18,7 +18,7 @@ struct TimerSettings {
 
 class ColdL2Timer {
  public:
-  ColdL2Timer(std::size_t l2_bytes, TimerSettings settings);
+  ColdL2Timer(const DeviceInfo& device, TimerSettings settings);
   ~ColdL2Timer();
   ColdL2Timer(const ColdL2Timer&) = delete;
   ColdL2Timer& operator=(const ColdL2Timer&) = delete;
@@ -36,7 +36,7 @@ class ColdL2Timer {
   double time_once_us(const Call& call, int iteration, cudaStream_t stream);
 
   TimerSettings settings_;
-  DeviceBuffer flush_;
+  L2Flusher flusher_;
   cudaEvent_t start_ = nullptr;
   cudaEvent_t stop_ = nullptr;
 };
