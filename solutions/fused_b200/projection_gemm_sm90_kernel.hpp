@@ -66,6 +66,7 @@ struct ProjectionGemm {
 
   static typename Kernel::TileSchedulerArguments scheduler_arguments(const ProjectionPlan& plan) {
     typename Kernel::TileSchedulerArguments scheduler;
+    scheduler.max_swizzle_size = plan.swizzle;
     if constexpr (kStreamK) {
       using DecompositionMode = typename Kernel::TileScheduler::DecompositionMode;
       scheduler.splits = plan.splits;

@@ -78,6 +78,9 @@ void check_projection_plan(const ProjectionPlan& plan, const ProjectionShape& sh
   if (plan.splits < 1 || (plan.decomposition != Decomposition::kSplitK && plan.splits != 1)) {
     throw UsageError("projection GEMM: splits=" + std::to_string(plan.splits) + " needs a split-K plan");
   }
+  if (plan.swizzle != 1 && plan.swizzle != 2 && plan.swizzle != 4 && plan.swizzle != 8) {
+    throw UsageError("projection GEMM: swizzle=" + std::to_string(plan.swizzle) + " must be 1, 2, 4 or 8");
+  }
 }
 
 ProjectionPlan make_plan(const ProjectionShape& shape, ProjectionKernel kernel, Decomposition decomposition,

@@ -38,13 +38,16 @@ struct ProjectionPlan {
   std::int64_t output_tiles = 0;       // over all groups
   std::int64_t k_tiles = 0;            // per output tile
   ProjectionKernel kernel = ProjectionKernel::kPingpong128x128;
+  // The tile scheduler's maximum swizzle (1, 2, 4 or 8): consecutive tiles walk strips this many tiles wide, so that
+  // the tiles in flight share operands in L2. CUTLASS narrows it where the grid is too small for it.
+  int swizzle = 1;
 };
 
 // Throws UsageError when the shape breaks every kernel's requirements (N % 128, K % 64, rows or groups < 1).
 void check_projection_shape(const ProjectionShape& shape);
 
 // Throws UsageError for a plan its kernel cannot run, or a shape no kernel runs: a split-K or stream-K plan on
-// ping-pong, or splits without split-K.
+// ping-pong, splits without split-K, or a swizzle other than 1, 2, 4 or 8.
 void check_projection_plan(const ProjectionPlan& plan, const ProjectionShape& shape);
 
 // A plan with its tile counts filled in for the kernel's tile; checked with check_projection_plan.

@@ -123,15 +123,22 @@ void run_and_check_kv(const StageInputs& in, const bf16* k_weight, TensorId k_we
   expect_rows_match("V", v.as<bf16>(), rows, v_reference(in, v_weight_id), in.seed + 1);
 }
 
-// Every kernel with every decomposition it runs (split-K with 3 splits: an uneven division of K).
+// Every kernel with every decomposition it runs (split-K with 3 splits: an uneven division of K), and swizzled tile
+// orders (a wrong tile-to-output mapping there would write some tiles twice and leave others poisoned).
 std::vector<std::pair<std::string, ProjectionPlan>> every_plan(const ProjectionShape& shape) {
   std::vector<std::pair<std::string, ProjectionPlan>> plans;
   for (ProjectionKernel kernel : {ProjectionKernel::kCooperative128x128, ProjectionKernel::kPingpong128x128,
                                   ProjectionKernel::kPingpong64x128}) {
     const std::string name(kernel_name(kernel));
-    plans.emplace_back(name + " data-parallel", make_plan(shape, kernel, Decomposition::kDataParallel));
+    ProjectionPlan data_parallel = make_plan(shape, kernel, Decomposition::kDataParallel);
+    plans.emplace_back(name + " data-parallel", data_parallel);
+    data_parallel.swizzle = 8;
+    plans.emplace_back(name + " data-parallel swizzle 8", data_parallel);
     if (kernel_tile(kernel).data_parallel_only) continue;
-    plans.emplace_back(name + " stream-k", make_plan(shape, kernel, Decomposition::kStreamK));
+    ProjectionPlan stream_k = make_plan(shape, kernel, Decomposition::kStreamK);
+    plans.emplace_back(name + " stream-k", stream_k);
+    stream_k.swizzle = 2;
+    plans.emplace_back(name + " stream-k swizzle 2", stream_k);
     plans.emplace_back(name + " split-k 3", make_plan(shape, kernel, Decomposition::kSplitK, 3));
   }
   return plans;

@@ -81,6 +81,15 @@ TEST_CASE("a plan its kernel cannot run is refused with a reason", "[fused_b200]
   CHECK_THROWS_AS(
       check_projection_plan(make_plan(q, ProjectionKernel::kCooperative128x128, Decomposition::kDataParallel, 2), q),
       vlb::UsageError);
+  ProjectionPlan swizzled = make_plan(q, ProjectionKernel::kPingpong128x128, Decomposition::kDataParallel);
+  for (int swizzle : {1, 2, 4, 8}) {
+    swizzled.swizzle = swizzle;
+    CHECK_NOTHROW(check_projection_plan(swizzled, q));
+  }
+  for (int swizzle : {0, 3, 16}) {
+    swizzled.swizzle = swizzle;
+    CHECK_THROWS_AS(check_projection_plan(swizzled, q), vlb::UsageError);
+  }
 }
 
 TEST_CASE("shapes outside the tiling are refused with a reason", "[fused_b200][plan]") {

@@ -1,7 +1,9 @@
-// fused_b200_stage_bench: times each projection stage of the fused solution, the same plan without its epilogue, and
-// cuBLAS (cublasGemmEx, bf16 in, fp32 compute, no epilogue; for K/V also one GEMM on concatenated weights) in turns,
-// on every distinct suite shape (or those --stage and --rows choose), L2 flushed before each call; then every other
-// plan of every kernel. Prints a table and, with --json PATH, writes the same numbers with the commit and command.
+// fused_b200_stage_bench: times each projection stage of the fused solution, the same plan without its epilogue (and
+// with bias only), and cuBLAS (cublasGemmEx, bf16 in, fp32 compute, no epilogue; for K/V also one GEMM on
+// concatenated weights) in turns, on every distinct suite shape (or those --stage and --rows choose), L2 flushed
+// before each call; then every other plan of every kernel, and CUTLASS's stock kernels on the same GEMM. Host time
+// inside each call is reported beside its event time. Prints a table and, with --json PATH, writes the same numbers
+// with the commit and command.
 #include <CLI/CLI.hpp>
 #include <cublas_v2.h>
 #include <fmt/format.h>
@@ -18,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/check/comparison.hpp"
 #include "harness/core/cuda_check.hpp"
 #include "harness/core/cuda_stream.hpp"
 #include "harness/core/device_buffer.hpp"
@@ -26,6 +29,7 @@
 #include "harness/inputs/input_set.hpp"
 #include "solutions/fused_b200/bench/stage_shapes.hpp"
 #include "solutions/fused_b200/bench/stage_timer.hpp"
+#include "solutions/fused_b200/bench/stock_cutlass_gemm.hpp"
 #include "reference/cublas_handle.hpp"
 #include "solutions/fused_b200/projection_gemm.hpp"
 
@@ -47,9 +51,13 @@ struct StageResult {
   std::string plan;
   double stage_us = 0;   // with the heuristic's plan
   double plain_us = 0;   // the same plan without bias, RoPE or scale: stage_us - plain_us is the epilogue's cost
+  double bias_only_us = 0;  // the same plan with bias but no RoPE (Q and K/V): the share of the bias
   double cublas_us = 0;  // for K/V the faster of per-group and one 2048-wide GEMM on weights concatenated beforehand
   double cublas_per_group_us = 0;  // K/V only: one GEMM per weight, read where it is (what the stage itself does)
-  std::vector<std::pair<std::string, double>> alternatives;  // microseconds with other plans
+  double stage_host_us = 0;        // host time inside the stage's call (set-up and launch)
+  double cublas_host_us = 0;
+  std::vector<std::pair<std::string, ColdL2Timer::Timing>> alternatives;  // other plans
+  std::vector<std::pair<std::string, ColdL2Timer::Timing>> stock;  // CUTLASS's stock kernels (K/V: concatenated)
 };
 
 // Operands large enough for every shape: rows are prefixes of the largest activations.
@@ -61,6 +69,8 @@ struct StageOperands {
   DeviceBuffer kv_weights;  // [Wk; Wv] concatenated once, untimed: the layout a single cuBLAS K/V GEMM needs
   DeviceBuffer kv_out;      // [rows, 2048]
   DeviceBuffer workspace;
+  DeviceBuffer stock_workspace{kStockWorkspaceBytes};
+  DeviceBuffer stock_reference;  // cuBLAS's result of the stock kernels' GEMM, to check them against
 
   StageOperands(std::int64_t max_lang_rows, std::int64_t max_vision_rows, std::size_t workspace_bytes,
                 std::uint64_t seed, cudaStream_t stream)
@@ -70,6 +80,7 @@ struct StageOperands {
         v_out(static_cast<std::size_t>(max_vision_rows) * ModelDims::kKvProjDim * sizeof(bf16)),
         kv_weights(2 * inputs.bytes(TensorId::kKProjWeight)),
         kv_out(2 * static_cast<std::size_t>(max_vision_rows) * ModelDims::kKvProjDim * sizeof(bf16)),
+        stock_reference(std::max(q_or_o_out.bytes(), kv_out.bytes())),
         workspace(workspace_bytes) {
     inputs.generate(InputSettings{seed, PositionPattern::kOfficial}, stream);
     const std::size_t weight_bytes = inputs.bytes(TensorId::kKProjWeight);
@@ -137,6 +148,11 @@ void cublas_concatenated_kv(const StageShape& shape, StageOperands& ops, cublasH
                     ops.kv_out.as<bf16>(), shape.rows, shape.n * shape.groups, shape.k, stream);
 }
 
+constexpr int kStockSwizzle = 1;  // CUTLASS's default
+// Both accumulate in fp32 and round once to bf16, in different orders: a few bf16 steps apart at most, while a wrong
+// layout or a missed tile is off by the whole value (or NaN, from the 0xff poison).
+constexpr Tolerance kStockTolerance{0.02, 0.02, 1.0};
+
 // The plans compared on each shape besides the heuristic's: data-parallel on every kernel, stream-K on the
 // cooperative one, and split-K 2 and 4 there where the output tiles fill less than two waves.
 std::vector<std::pair<std::string, ProjectionPlan>> alternative_plans(const StageShape& stage, int sm_count) {
@@ -148,6 +164,9 @@ std::vector<std::pair<std::string, ProjectionPlan>> alternative_plans(const Stag
     const std::string name(kernel_name(kernel));
     const ProjectionPlan data_parallel = make_plan(shape, kernel, Decomposition::kDataParallel);
     plans.emplace_back(name + "/dp", data_parallel);
+    ProjectionPlan swizzled = data_parallel;
+    swizzled.swizzle = 4;
+    plans.emplace_back(name + "/dp-swizzle4", swizzled);
     if (tile.data_parallel_only) continue;
     plans.emplace_back(name + "/streamk", make_plan(shape, kernel, Decomposition::kStreamK));
     if (data_parallel.output_tiles < 2 * sm_count) {
@@ -182,29 +201,62 @@ StageResult time_stage(const StageShape& shape, StageOperands& ops, cublasHandle
   const Workspace workspace{ops.workspace.data(), ops.workspace.bytes()};
   const ProjectionLaunch automatic = stage_launch(shape, ops, std::nullopt);
   ProjectionLaunch plain = automatic;
+  ProjectionLaunch bias_only = automatic;
   for (ProjectionOutput& output : plain.outputs) {
     output = {output.weight, nullptr, output.output, RopeKind::kNone, nullptr, 1.0f};
+  }
+  for (ProjectionOutput& output : bias_only.outputs) {
+    output = {output.weight, output.bias, output.output, RopeKind::kNone, nullptr, 1.0f};
   }
   // The stage, its plain GEMM and cuBLAS in turns: the reported ratios compare calls made under the same clocks.
   std::vector<ColdL2Timer::Call> calls = {
       [&](cudaStream_t s) { launch_projection(automatic, sm_count, workspace, s); },
       [&](cudaStream_t s) { launch_projection(plain, sm_count, workspace, s); },
       [&](cudaStream_t s) { cublas_stage(shape, ops, cublas, s); }};
+  if (shape.stage != Stage::kO) {
+    calls.push_back([&](cudaStream_t s) { launch_projection(bias_only, sm_count, workspace, s); });
+  }
   if (shape.stage == Stage::kKv) {
     calls.push_back([&](cudaStream_t s) { cublas_concatenated_kv(shape, ops, cublas, s); });
   }
-  const std::vector<double> medians = timer.interleaved_medians_us(calls, stream);
-  result.stage_us = medians[0];
-  result.plain_us = medians[1];
-  result.cublas_us = medians[2];
+  const std::vector<ColdL2Timer::Timing> medians = timer.interleaved_medians(calls, stream);
+  result.stage_us = medians[0].gpu_us;
+  result.stage_host_us = medians[0].host_us;
+  result.plain_us = medians[1].gpu_us;
+  result.cublas_us = medians[2].gpu_us;
+  result.cublas_host_us = medians[2].host_us;
+  if (shape.stage != Stage::kO) result.bias_only_us = medians[3].gpu_us;
   if (shape.stage == Stage::kKv) {
-    result.cublas_per_group_us = medians[2];
-    result.cublas_us = std::min(medians[2], medians[3]);
+    result.cublas_per_group_us = medians[2].gpu_us;
+    result.cublas_us = std::min(medians[2].gpu_us, medians[4].gpu_us);
   }
   for (const auto& [name, alternative] : alternative_plans(shape, sm_count)) {
     const ProjectionLaunch launch = stage_launch(shape, ops, alternative);
     result.alternatives.emplace_back(
-        name, timer.median_us([&](cudaStream_t s) { launch_projection(launch, sm_count, workspace, s); }, stream));
+        name, timer.median([&](cudaStream_t s) { launch_projection(launch, sm_count, workspace, s); }, stream));
+  }
+  // CUTLASS's stock kernels on the same GEMM without epilogue work (K/V: one GEMM on the concatenated weights),
+  // each checked against cuBLAS before it is timed.
+  const bool kv = shape.stage == Stage::kKv;
+  const bf16* weight = kv ? ops.kv_weights.as<bf16>() : automatic.outputs[0].weight;
+  bf16* out = kv ? ops.kv_out.as<bf16>() : automatic.outputs[0].output;
+  const std::int64_t n = shape.n * shape.groups;
+  bf16* reference = ops.stock_reference.as<bf16>();
+  cublas_projection(cublas, automatic.activations, weight, reference, shape.rows, n, shape.k, stream);
+  for (const StockGemm& stock : stock_gemms()) {
+    const auto run_stock = [&](cudaStream_t s) {
+      stock.run(automatic.activations, weight, out, shape.rows, n, shape.k, kStockSwizzle, sm_count,
+                ops.stock_workspace.data(), s);
+    };
+    VLB_CUDA_CHECK(cudaMemsetAsync(out, 0xff, static_cast<std::size_t>(shape.rows * n) * sizeof(bf16), stream));
+    run_stock(stream);
+    const ComparisonStats stats = compare_on_device(out, reference, shape.rows * n, kStockTolerance, stream);
+    const Verdict verdict = judge(stats, kStockTolerance);
+    if (verdict.status != CaseStatus::kPassed) {
+      throw SystemError(fmt::format("stock kernel {} disagrees with cuBLAS on {} rows={}: {}", stock.name,
+                                    stage_name(shape.stage), shape.rows, verdict.reason));
+    }
+    result.stock.emplace_back(stock.name, timer.median(run_stock, stream));
   }
   return result;
 }
@@ -221,18 +273,27 @@ void print_table(const std::vector<StageResult>& results) {
                 r.stage_us, r.cublas_us, tflops(r.shape, r.stage_us), tflops(r.shape, r.cublas_us),
                 r.stage_us / r.cublas_us);
   }
-  std::printf("\nother plans (us):\n");
+  std::printf("\nother plans: event-timed us (host us inside the call):\n");
   for (const StageResult& r : results) {
     std::string line = fmt::format("{:<5} {:>7}", stage_name(r.shape.stage), r.shape.rows);
-    line += fmt::format("  plain={:.2f}", r.plain_us);
+    line += fmt::format("  plain={:.2f}  host: stage={:.1f} cublas={:.1f}", r.plain_us, r.stage_host_us,
+                        r.cublas_host_us);
+    if (r.bias_only_us > 0) line += fmt::format("  bias_only={:.2f}", r.bias_only_us);
     if (r.cublas_per_group_us > 0) line += fmt::format("  cublas_per_group={:.2f}", r.cublas_per_group_us);
-    for (const auto& [name, us] : r.alternatives) line += fmt::format("  {}={:.2f}", name, us);
+    for (const auto& [name, t] : r.alternatives) line += fmt::format("  {}={:.2f}({:.1f})", name, t.gpu_us, t.host_us);
+    for (const auto& [name, t] : r.stock) line += fmt::format("  {}={:.2f}({:.1f})", name, t.gpu_us, t.host_us);
     std::printf("%s\n", line.c_str());
   }
 }
 
+nlohmann::json timings_json(const std::vector<std::pair<std::string, ColdL2Timer::Timing>>& timings) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& [name, t] : timings) list.push_back({{"name", name}, {"us", t.gpu_us}, {"host_us", t.host_us}});
+  return list;
+}
+
 void write_json(const std::string& path, const std::vector<StageResult>& results, const DeviceInfo& device,
-                const Options& options) {
+                const Options& options, double flush_us) {
   nlohmann::json root;
   root["device"] = device.name;
   root["argv"] = options.argv;
@@ -242,6 +303,7 @@ void write_json(const std::string& path, const std::vector<StageResult>& results
   root["seed"] = options.seed;
   root["warmup_iterations"] = options.timer.warmup_iterations;
   root["timed_iterations"] = options.timer.timed_iterations;
+  root["flush_us"] = flush_us;
   root["timer"] = "cuda events, L2 flushed (2x L2 memset) before each iteration, median; stage, plain and cuBLAS "
                   "timed in turns";
   root["cublas"] = "cublasGemmEx bf16, fp32 compute, no epilogue; K/V: the faster of one GEMM per weight and one "
@@ -253,8 +315,10 @@ void write_json(const std::string& path, const std::vector<StageResult>& results
                               {"stage_tflops", tflops(r.shape, r.stage_us)},
                               {"cublas_tflops", tflops(r.shape, r.cublas_us)},
                               {"ratio_stage_over_cublas", r.stage_us / r.cublas_us},
-                              {"cublas_per_group_us", r.cublas_per_group_us},
-                              {"other_plans_us", nlohmann::json(r.alternatives)}});
+                              {"bias_only_us", r.bias_only_us}, {"cublas_per_group_us", r.cublas_per_group_us},
+                              {"stage_host_us", r.stage_host_us}, {"cublas_host_us", r.cublas_host_us},
+                              {"other_plans", timings_json(r.alternatives)},
+                              {"stock_cutlass", timings_json(r.stock)}});
   }
   std::ofstream file(path);
   if (!file) throw SystemError("cannot write " + path);
@@ -285,14 +349,15 @@ int run(const Options& options) {
   StageOperands ops(max_lang, max_vision, workspace_bytes, options.seed, stream);
   const reference::CublasHandle cublas;
   ColdL2Timer timer(device, options.timer);
+  const double flush_us = timer.flush_us(stream);
   std::vector<StageResult> results;
   for (const StageShape& shape : shapes) results.push_back(time_stage(shape, ops, cublas.get(), timer,
                                                                       device.sm_count, stream));
   owned_stream.synchronize();
-  std::printf("%s, %d SMs; %d warm-up + %d timed iterations, L2 flushed, median\n", device.name.c_str(),
-              device.sm_count, options.timer.warmup_iterations, options.timer.timed_iterations);
+  std::printf("%s, %d SMs; %d warm-up + %d timed iterations, L2 flushed (%.1f us), median\n", device.name.c_str(),
+              device.sm_count, options.timer.warmup_iterations, options.timer.timed_iterations, flush_us);
   print_table(results);
-  if (!options.json_path.empty()) write_json(options.json_path, results, device, options);
+  if (!options.json_path.empty()) write_json(options.json_path, results, device, options, flush_us);
   return 0;
 }
 

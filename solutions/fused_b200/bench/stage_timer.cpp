@@ -1,5 +1,6 @@
 #include "solutions/fused_b200/bench/stage_timer.hpp"
 
+#include <chrono>
 #include <vector>
 
 #include "harness/core/cuda_check.hpp"
@@ -17,33 +18,55 @@ ColdL2Timer::~ColdL2Timer() {
   (void)cudaEventDestroy(stop_);
 }
 
-double ColdL2Timer::time_once_us(const Call& call, int iteration, cudaStream_t stream) {
+ColdL2Timer::Timing ColdL2Timer::time_once(const Call& call, int iteration, cudaStream_t stream) {
   flusher_.flush(stream, iteration);
   VLB_CUDA_CHECK(cudaEventRecord(start_, stream));
+  const auto host_start = std::chrono::steady_clock::now();
   call(stream);
+  const auto host_stop = std::chrono::steady_clock::now();
   VLB_CUDA_CHECK(cudaEventRecord(stop_, stream));
   VLB_CUDA_CHECK(cudaEventSynchronize(stop_));
   float ms = 0.0f;
   VLB_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-  return 1000.0 * ms;
+  return {1000.0 * ms, std::chrono::duration<double, std::micro>(host_stop - host_start).count()};
 }
 
-double ColdL2Timer::median_us(const Call& call, cudaStream_t stream) {
-  return interleaved_medians_us({call}, stream).front();
+ColdL2Timer::Timing ColdL2Timer::median(const Call& call, cudaStream_t stream) {
+  return interleaved_medians({call}, stream).front();
 }
 
-std::vector<double> ColdL2Timer::interleaved_medians_us(const std::vector<Call>& calls, cudaStream_t stream) {
-  std::vector<std::vector<double>> samples(calls.size());
+std::vector<ColdL2Timer::Timing> ColdL2Timer::interleaved_medians(const std::vector<Call>& calls,
+                                                                   cudaStream_t stream) {
+  std::vector<std::vector<double>> gpu_samples(calls.size());
+  std::vector<std::vector<double>> host_samples(calls.size());
   int iteration = 0;
   for (int round = 0; round < settings_.warmup_iterations + settings_.timed_iterations; ++round) {
     for (std::size_t c = 0; c < calls.size(); ++c) {
-      const double us = time_once_us(calls[c], iteration++, stream);
-      if (round >= settings_.warmup_iterations) samples[c].push_back(us);
+      const Timing timing = time_once(calls[c], iteration++, stream);
+      if (round < settings_.warmup_iterations) continue;
+      gpu_samples[c].push_back(timing.gpu_us);
+      host_samples[c].push_back(timing.host_us);
     }
   }
-  std::vector<double> medians;
-  for (const std::vector<double>& s : samples) medians.push_back(compute_statistics(s).median);
+  std::vector<Timing> medians;
+  for (std::size_t c = 0; c < calls.size(); ++c) {
+    medians.push_back({compute_statistics(gpu_samples[c]).median, compute_statistics(host_samples[c]).median});
+  }
   return medians;
+}
+
+double ColdL2Timer::flush_us(cudaStream_t stream) {
+  std::vector<double> samples;
+  for (int iteration = 0; iteration < settings_.warmup_iterations + settings_.timed_iterations; ++iteration) {
+    VLB_CUDA_CHECK(cudaEventRecord(start_, stream));
+    flusher_.flush(stream, iteration);
+    VLB_CUDA_CHECK(cudaEventRecord(stop_, stream));
+    VLB_CUDA_CHECK(cudaEventSynchronize(stop_));
+    float ms = 0.0f;
+    VLB_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    if (iteration >= settings_.warmup_iterations) samples.push_back(1000.0 * ms);
+  }
+  return compute_statistics(samples).median;
 }
 
 }  // namespace vlb::fused_b200::bench

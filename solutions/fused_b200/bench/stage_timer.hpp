@@ -25,15 +25,25 @@ class ColdL2Timer {
 
   using Call = std::function<void(cudaStream_t)>;
 
-  // Median microseconds of call(stream).
-  double median_us(const Call& call, cudaStream_t stream);
+  // Medians of one call: the event-timed window, and the host's time inside call() (argument set-up, TMA
+  // descriptors, launch). Host time longer than the flush before it leaves the GPU idle inside the window.
+  struct Timing {
+    double gpu_us = 0;
+    double host_us = 0;
+  };
 
-  // Median microseconds of each call, timed in turns (call 0, 1, ..., 0, 1, ...), so that drifting clocks and power
-  // reach every call alike: the ratios between them are what the benchmark reports.
-  std::vector<double> interleaved_medians_us(const std::vector<Call>& calls, cudaStream_t stream);
+  // Median microseconds of call(stream).
+  Timing median(const Call& call, cudaStream_t stream);
+
+  // Medians of each call, timed in turns (call 0, 1, ..., 0, 1, ...), so that drifting clocks and power reach every
+  // call alike: the ratios between them are what the benchmark reports.
+  std::vector<Timing> interleaved_medians(const std::vector<Call>& calls, cudaStream_t stream);
+
+  // Median event-timed microseconds of the L2 flush itself.
+  double flush_us(cudaStream_t stream);
 
  private:
-  double time_once_us(const Call& call, int iteration, cudaStream_t stream);
+  Timing time_once(const Call& call, int iteration, cudaStream_t stream);
 
   TimerSettings settings_;
   L2Flusher flusher_;
