@@ -4,16 +4,22 @@
 // It follows the interface of CUTLASS's no-smem DefaultEpilogue (wrapped by Sm90TmaWarpSpecializedAdapter, so the
 // warp-specialized kernels call it with a whole tile's fp32 accumulators: both consumer warpgroups' on the
 // cooperative kernel, one warpgroup's on ping-pong, where the kernel runs the two warpgroups' epilogues one after the
-// other), but stages the tile through shared memory, a few rows per pass: the RoPE partner of an element (distance
-// 64 for Q, 21 or 22 for K's sections) lives in another thread's registers, and staging makes that independent of
-// the wgmma accumulator layout.
+// other), but stages the tile through shared memory, one group of rows per pass: the RoPE partner of an element
+// (distance 64 for Q, 21 or 22 for K's sections) lives in another thread's registers, and staging makes that
+// independent of the wgmma accumulator layout.
 //
-// Per pass: (1) the accumulators of the pass's rows go to an fp32 stage; (2) with RoPE, each thread takes one rotary
-// slot (a pair of columns sharing one angle) of one head over 8 rows: bias, one cos/sin per row for both elements
-// of the pair, rotation and scale, written back in place (a warp covers 32 adjacent slots of one row: no bank
-// conflicts, 8 independent sincos per thread); (3) each thread converts 8 consecutive columns of a row to bf16 (with
-// bias and scale when there was no RoPE) and writes them with one 16-byte store. Barriers separate the phases. Per
-// group (the L index of the launch): its own output, bias, RoPE kind and positions.
+// The rows of a pass are not contiguous: pass and stage row are a permutation of the tile row's bits chosen so that
+// every thread holds accumulators of every pass (the wgmma layout puts row 64*m + 16*warp + 8*half + lane/4 in a
+// thread; a pass takes one `half` of every warp's rows), so that all threads stage in every pass. Any layout stays
+// correct, since each element is staged at the slot its own coordinates give.
+//
+// Per pass: (1) the accumulators of the pass's rows go to an fp32 stage; (2) K (sectioned 3D RoPE): each thread takes
+// one rotary slot (a pair of columns sharing one angle) of one head over 8 rows: bias, one cos/sin per row for both
+// elements of the pair, rotation and scale, written back in place; (3) each thread converts 8 consecutive columns of
+// a row to bf16 (with bias and scale unless step 2 applied them) and writes them with one 16-byte store. For Q (1D
+// RoPE, partners 64 columns apart) steps 2 and 3 are one: a thread takes columns [c, c+8) and [c+64, c+72) of a row,
+// rotates the 8 pairs and writes both halves, with no write-back and one barrier fewer. Barriers separate the
+// phases. Per group (the L index of the launch): its own output, bias, RoPE kind and positions.
 #include <cuda_bf16.h>
 
 #include <cstdint>
@@ -37,19 +43,23 @@ struct EpilogueGroup {
   float scale = 1.0f;
 };
 
-template <int kBlockM_, int kBlockN_, int kStageRows_>
+// kTileWarpGroups: the consumer warpgroups that share one tile (cooperative 2, ping-pong 1).
+template <int kBlockM_, int kBlockN_, int kTileWarpGroups_>
 class ProjectionEpilogue {
  public:
   static constexpr int kBlockM = kBlockM_;
   static constexpr int kBlockN = kBlockN_;
-  static constexpr int kStageRows = kStageRows_;             // rows of the tile staged per pass
+  static constexpr int kTileWarpGroups = kTileWarpGroups_;
+  static constexpr int kStageRows = 32 * kTileWarpGroups;    // rows per pass: one `half` of every warp's rows
+  static constexpr int kPasses = kBlockM / kStageRows;
   static constexpr int kStageLd = kBlockN + 8;               // padding: at most 2-way bank conflicts on the writes
   static constexpr int kVector = 8;                          // bf16 per 16-byte store
-  static constexpr int kRowsPerSlotItem = 8;                 // rows one thread rotates per rotary slot
+  static constexpr int kRowsPerSlotItem = 8;                 // rows one thread rotates per rotary slot: one run of
+                                                             // 8 stage rows, 8 consecutive tile rows
   static constexpr int kHeads = kBlockN / kHeadDim;
   static constexpr int kBarrierId = 0;                       // first user named barrier (after CUTLASS's reserved ones)
   static_assert(kBlockN % kHeadDim == 0, "an N tile holds whole heads, so that RoPE pairs stay inside the tile");
-  static_assert(kBlockM % kStageRows == 0 && kStageRows % kRowsPerSlotItem == 0, "whole passes, whole slot items");
+  static_assert(kBlockM % 64 == 0 && kBlockM % kStageRows == 0, "whole wgmma row blocks, whole passes");
 
   // Types the kernel and the device adapter read.
   using ThreadEpilogueOp = cutlass::epilogue::thread::LinearCombination<cutlass::bfloat16_t, 1, float, float>;
@@ -68,6 +78,7 @@ class ProjectionEpilogue {
     alignas(16) float stage[kStageRows * kStageLd];
     alignas(16) float bias[kBlockN];   // the tile's bias, loaded once per tile
     float positions[kBlockM][3];       // the tile's rows' positions (t only for Q; t, h, w for K)
+    alignas(16) float language_inv_freq[kRotarySlots];
   };
   using TensorStorage = SharedStorage;
 
@@ -115,6 +126,7 @@ class ProjectionEpilogue {
     using namespace cute;
     static_assert(size<0>(BlockShapeMNK{}) == kBlockM && size<1>(BlockShapeMNK{}) == kBlockN);
     constexpr int kThreads = size(TiledMma{});
+    static_assert(kThreads == 128 * kTileWarpGroups, "the pass layout assumes kTileWarpGroups consumer warpgroups");
 
     const int rows = static_cast<int>(get<0>(problem_shape_mnkl));
     const int m_coord = static_cast<int>(get<0>(blk_coord_mnkl));
@@ -133,6 +145,7 @@ class ProjectionEpilogue {
 
     SharedStorage& shared = *reinterpret_cast<SharedStorage*>(smem);
     const bool rotate = group.rope != static_cast<int>(RopeKind::kNone);
+    const bool language = group.rope == static_cast<int>(RopeKind::kLanguage);
     // The tile's only global loads (one bias element, one row's positions per thread), issued first so that their
     // latency runs under the first pass's staging (v4 loaded positions in every pass: a memory round trip each).
     static_assert(kThreads >= kBlockN && kThreads >= kBlockM, "one bias element and one row's positions per thread");
@@ -140,29 +153,45 @@ class ProjectionEpilogue {
         thread_idx < kBlockN && group.bias != nullptr ? __bfloat162float(group.bias[tile_col0 + thread_idx]) : 0.0f;
     float row_position[3] = {0.0f, 0.0f, 0.0f};
     if (rotate && thread_idx < kBlockM) load_row_positions(group, rows, tile_row0 + thread_idx, row_position);
+    const float inv_freq = thread_idx < kRotarySlots ? rope_inv_freq(thread_idx, kHeadDim) : 0.0f;
 
     // Not unrolled: one copy of the pass's code keeps the kernel small (v3: unrolling 8 passes of 16 rows
     // multiplied the epilogue's instructions and its time).
     CUTLASS_PRAGMA_NO_UNROLL
-    for (int pass = 0; pass < kBlockM / kStageRows; ++pass) {
-      const int stage_row0 = tile_row0 + pass * kStageRows;
-      if (stage_row0 < rows) {  // uniform over the CTA: skip passes wholly past the ragged end
-        stage_accumulators(accumulators, thread_coords, pass * kStageRows, shared.stage);
+    for (int pass = 0; pass < kPasses; ++pass) {
+      if (tile_row0 + tile_row(pass, 0) < rows) {  // uniform over the CTA: skip passes wholly past the ragged end
+        stage_accumulators(accumulators, thread_coords, pass, shared.stage);
         if (pass == 0) {  // the previous tile's last barrier ended every read of these
           if (thread_idx < kBlockN) shared.bias[thread_idx] = bias_value;
           if (rotate && thread_idx < kBlockM) {
             for (int axis = 0; axis < 3; ++axis) shared.positions[thread_idx][axis] = row_position[axis];
           }
+          if (language && thread_idx < kRotarySlots) shared.language_inv_freq[thread_idx] = inv_freq;
         }
         cutlass::arch::NamedBarrier::sync(kThreads, kBarrierId);
-        if (rotate) {
-          rotate_stage<kThreads>(group, pass * kStageRows, thread_idx, shared);
-          cutlass::arch::NamedBarrier::sync(kThreads, kBarrierId);
+        if (language) {
+          store_rotated_stage<kThreads>(group, rows, tile_row0, pass, tile_col0, thread_idx, shared);
+        } else {
+          if (rotate) {
+            rotate_stage<kThreads>(group, pass, thread_idx, shared);
+            cutlass::arch::NamedBarrier::sync(kThreads, kBarrierId);
+          }
+          store_stage<kThreads>(group, rows, tile_row0, pass, tile_col0, thread_idx, rotate, shared);
         }
-        store_stage<kThreads>(group, rows, stage_row0, tile_col0, thread_idx, rotate, shared);
         cutlass::arch::NamedBarrier::sync(kThreads, kBarrierId);  // the stage is rewritten by the next pass / tile
       }
     }
+  }
+
+  // The tile row held at `stage_row` of `pass`, and the inverse: row = 64*m + 16*warp + 8*half + r; a pass is one
+  // `half` of a set of kTileWarpGroups row blocks m, its stage rows (m % kTileWarpGroups, warp, r).
+  CUTLASS_HOST_DEVICE static constexpr int tile_row(int pass, int stage_row) {
+    const int block = (pass / 2) * kTileWarpGroups + stage_row / 32;
+    return 64 * block + 16 * (stage_row / 8 % 4) + 8 * (pass % 2) + stage_row % 8;
+  }
+  CUTLASS_HOST_DEVICE static constexpr int pass_of(int row) { return row / 64 / kTileWarpGroups * 2 + row / 8 % 2; }
+  CUTLASS_HOST_DEVICE static constexpr int stage_row_of(int row) {
+    return row / 64 % kTileWarpGroups * 32 + row / 16 % 4 * 8 + row % 8;
   }
 
  private:
@@ -183,19 +212,19 @@ class ProjectionEpilogue {
   // This pass's rows of the accumulators into the fp32 stage, at the (row, col) the MMA's partitioning gives each.
   template <class Accumulators, class Coords>
   CUTLASS_DEVICE static void stage_accumulators(Accumulators const& accumulators, Coords const& thread_coords,
-                                                int pass_row0, float* stage) {
+                                                int pass, float* stage) {
     CUTLASS_PRAGMA_UNROLL
     for (int i = 0; i < cute::size(accumulators); ++i) {
-      const int row = static_cast<int>(cute::get<0>(thread_coords(i))) - pass_row0;
+      const int row = static_cast<int>(cute::get<0>(thread_coords(i)));
       const int col = static_cast<int>(cute::get<1>(thread_coords(i)));
-      if (row >= 0 && row < kStageRows) stage[row * kStageLd + col] = accumulators(i);
+      if (pass_of(row) == pass) stage[stage_row_of(row) * kStageLd + col] = accumulators(i);
     }
   }
 
   // Bias, RoPE and scale in place on the stage. One item: one rotary slot of one head over kRowsPerSlotItem rows;
   // the slot's two columns share each row's cos and sin. Rows past the ragged end rotate garbage nobody stores.
   template <int kThreads>
-  CUTLASS_DEVICE static void rotate_stage(EpilogueGroup const& group, int pass_row0, int thread_idx,
+  CUTLASS_DEVICE static void rotate_stage(EpilogueGroup const& group, int pass, int thread_idx,
                                           SharedStorage& shared) {
     constexpr int kItems = kStageRows / kRowsPerSlotItem * kHeads * kRotarySlots;
     static_assert(kItems % kThreads == 0, "every thread takes the same number of slot items");
@@ -212,12 +241,14 @@ class ProjectionEpilogue {
       const float inv_freq = rope_inv_freq(pair.freq_index, pair.width);
       const float bias_first = shared.bias[first];
       const float bias_second = shared.bias[second];
+      const float* positions = shared.positions[tile_row(pass, stage_row0)];  // the item's 8 rows are consecutive
       CUTLASS_PRAGMA_UNROLL
       for (int r = 0; r < kRowsPerSlotItem; ++r) {
         float* staged = shared.stage + (stage_row0 + r) * kStageLd;
         float cos_value = 0.0f;
         float sin_value = 0.0f;
-        rope_cos_sin(shared.positions[pass_row0 + stage_row0 + r][pair.section] * inv_freq, cos_value, sin_value);
+        const float position = positions[3 * r + pair.section];
+        rope_cos_sin(position * inv_freq, cos_value, sin_value);
         const float x_first = staged[first] + bias_first;
         const float x_second = staged[second] + bias_second;
         staged[first] = rotate_element(x_first, x_second, cos_value, sin_value, -1.0f) * group.scale;
@@ -229,8 +260,8 @@ class ProjectionEpilogue {
   // Each thread converts 8 consecutive columns of a row to bf16 and writes them with one 16-byte store; bias and
   // scale here unless rotate_stage applied them.
   template <int kThreads>
-  CUTLASS_DEVICE void store_stage(EpilogueGroup const& group, int rows, int stage_row0, int tile_col0, int thread_idx,
-                                  bool finished, SharedStorage const& shared) const {
+  CUTLASS_DEVICE void store_stage(EpilogueGroup const& group, int rows, int tile_row0, int pass, int tile_col0,
+                                  int thread_idx, bool finished, SharedStorage const& shared) const {
     constexpr int kChunks = kStageRows * kChunksPerRow / kThreads;
     static_assert(kStageRows * kChunksPerRow % kThreads == 0, "every thread takes the same number of chunks");
     CUTLASS_PRAGMA_UNROLL
@@ -238,26 +269,102 @@ class ProjectionEpilogue {
       const int chunk = thread_idx + j * kThreads;
       const int stage_row = chunk / kChunksPerRow;
       const int col0 = (chunk % kChunksPerRow) * kVector;
-      const int row = stage_row0 + stage_row;
+      const int row = tile_row0 + tile_row(pass, stage_row);
       if (row >= rows) continue;
-      const float4* staged = reinterpret_cast<const float4*>(shared.stage + stage_row * kStageLd + col0);
       float values[kVector];
-      *reinterpret_cast<float4*>(values) = staged[0];
-      *reinterpret_cast<float4*>(values + 4) = staged[1];
+      load_float8(shared.stage + stage_row * kStageLd + col0, values);
       if (!finished) {
-        const float4* bias = reinterpret_cast<const float4*>(shared.bias + col0);
         float bias_values[kVector];
-        *reinterpret_cast<float4*>(bias_values) = bias[0];
-        *reinterpret_cast<float4*>(bias_values + 4) = bias[1];
+        load_float8(shared.bias + col0, bias_values);
         CUTLASS_PRAGMA_UNROLL
         for (int v = 0; v < kVector; ++v) values[v] = (values[v] + bias_values[v]) * group.scale;
       }
-      alignas(16) __nv_bfloat162 packed[kVector / 2];
-      CUTLASS_PRAGMA_UNROLL
-      for (int v = 0; v < kVector / 2; ++v) packed[v] = __floats2bfloat162_rn(values[2 * v], values[2 * v + 1]);
-      __nv_bfloat16* destination = group.output + static_cast<std::int64_t>(row) * params_.output_ld + tile_col0 + col0;
-      *reinterpret_cast<uint4*>(destination) = *reinterpret_cast<const uint4*>(packed);
+      store_bf16x8(values, row, tile_col0 + col0, group);
     }
+  }
+
+  // Q: bias, 1D RoPE and scale on the way out. One item: columns [c, c+8) of the first half of a head and their
+  // partners [c+64, c+72) in one row (8 slots, one position), written as two 16-byte stores.
+  template <int kThreads>
+  CUTLASS_DEVICE void store_rotated_stage(EpilogueGroup const& group, int rows, int tile_row0, int pass,
+                                          int tile_col0, int thread_idx, SharedStorage const& shared) const {
+    constexpr int kItemsPerRow = kHeads * kRotarySlots / kVector;
+    constexpr int kItems = kStageRows * kItemsPerRow / kThreads;
+    static_assert(kStageRows * kItemsPerRow % kThreads == 0, "every thread takes the same number of items");
+    // Not unrolled: on ping-pong the tile's 128 accumulators stay live through the epilogue, and two items' worth
+    // of values beside them spilled (100 bytes).
+    CUTLASS_PRAGMA_NO_UNROLL
+    for (int j = 0; j < kItems; ++j) {
+      const int item = thread_idx + j * kThreads;
+      const int stage_row = item / kItemsPerRow;
+      const int slot0 = (item % (kRotarySlots / kVector)) * kVector;
+      const int first0 = (item % kItemsPerRow) / (kRotarySlots / kVector) * kHeadDim + slot0;
+      const int second0 = first0 + kRotarySlots;
+      const int tile_row_index = tile_row(pass, stage_row);
+      const int row = tile_row0 + tile_row_index;
+      if (row >= rows) continue;
+      const float position = shared.positions[tile_row_index][0];
+      // Four columns at a time, packed to bf16 at once: on ping-pong the tile's 128 accumulators stay live through
+      // the epilogue, and eight at a time spilled.
+      alignas(16) __nv_bfloat162 packed_first[kVector / 2];
+      alignas(16) __nv_bfloat162 packed_second[kVector / 2];
+      CUTLASS_PRAGMA_UNROLL
+      for (int quad = 0; quad < kVector / 4; ++quad) {
+        const int offset = 4 * quad;
+        const float4 x_first = load_float4(shared.stage + stage_row * kStageLd + first0 + offset);
+        const float4 x_second = load_float4(shared.stage + stage_row * kStageLd + second0 + offset);
+        const float4 bias_first = load_float4(shared.bias + first0 + offset);
+        const float4 bias_second = load_float4(shared.bias + second0 + offset);
+        const float4 inv_freq = load_float4(shared.language_inv_freq + slot0 + offset);
+        float out_first[4];
+        float out_second[4];
+        rotate_language(position * inv_freq.x, x_first.x + bias_first.x, x_second.x + bias_second.x, group.scale,
+                        out_first[0], out_second[0]);
+        rotate_language(position * inv_freq.y, x_first.y + bias_first.y, x_second.y + bias_second.y, group.scale,
+                        out_first[1], out_second[1]);
+        rotate_language(position * inv_freq.z, x_first.z + bias_first.z, x_second.z + bias_second.z, group.scale,
+                        out_first[2], out_second[2]);
+        rotate_language(position * inv_freq.w, x_first.w + bias_first.w, x_second.w + bias_second.w, group.scale,
+                        out_first[3], out_second[3]);
+        packed_first[2 * quad] = __floats2bfloat162_rn(out_first[0], out_first[1]);
+        packed_first[2 * quad + 1] = __floats2bfloat162_rn(out_first[2], out_first[3]);
+        packed_second[2 * quad] = __floats2bfloat162_rn(out_second[0], out_second[1]);
+        packed_second[2 * quad + 1] = __floats2bfloat162_rn(out_second[2], out_second[3]);
+      }
+      store_packed(packed_first, row, tile_col0 + first0, group);
+      store_packed(packed_second, row, tile_col0 + second0, group);
+    }
+  }
+
+  // One rotary pair of Q: x_first = x[c] and x_second = x[c+64] with their bias; scale after the rotation.
+  CUTLASS_DEVICE static void rotate_language(float angle, float x_first, float x_second, float scale, float& first,
+                                             float& second) {
+    float cos_value = 0.0f;
+    float sin_value = 0.0f;
+    rope_cos_sin(angle, cos_value, sin_value);
+    first = rotate_element(x_first, x_second, cos_value, sin_value, -1.0f) * scale;
+    second = rotate_element(x_second, x_first, cos_value, sin_value, 1.0f) * scale;
+  }
+
+  // Four or eight floats from 16-byte aligned shared memory, in 16-byte loads.
+  CUTLASS_DEVICE static float4 load_float4(const float* source) { return *reinterpret_cast<const float4*>(source); }
+  CUTLASS_DEVICE static void load_float8(const float* source, float (&values)[kVector]) {
+    *reinterpret_cast<float4*>(values) = load_float4(source);
+    *reinterpret_cast<float4*>(values + 4) = load_float4(source + 4);
+  }
+
+  // Eight bf16 (16 bytes) to columns [col, col+8) of a row of the group's output.
+  CUTLASS_DEVICE void store_packed(const __nv_bfloat162 (&packed)[kVector / 2], int row, int col,
+                                   EpilogueGroup const& group) const {
+    __nv_bfloat16* destination = group.output + static_cast<std::int64_t>(row) * params_.output_ld + col;
+    *reinterpret_cast<uint4*>(destination) = *reinterpret_cast<const uint4*>(packed);
+  }
+
+  CUTLASS_DEVICE void store_bf16x8(const float (&values)[kVector], int row, int col, EpilogueGroup const& group) const {
+    alignas(16) __nv_bfloat162 packed[kVector / 2];
+    CUTLASS_PRAGMA_UNROLL
+    for (int v = 0; v < kVector / 2; ++v) packed[v] = __floats2bfloat162_rn(values[2 * v], values[2 * v + 1]);
+    store_packed(packed, row, col, group);
   }
 
   Params params_;

@@ -38,12 +38,15 @@ struct ProjectionGemm {
   static constexpr int kBlockM = kBlockM_;
   static constexpr int kBlockN = 128;
   static constexpr int kBlockK = 64;
-  static constexpr int kStageRows = 32;  // epilogue pass height: 19 KB of shared memory (6 stages at 128x128)
+  // Consumer warpgroups on one tile; the epilogue stages 32 rows per warpgroup and pass (ping-pong: 19 KB of shared
+  // memory, 6 mainloop stages at 128x128; cooperative: 37 KB, 5 stages).
+  static constexpr int kTileWarpGroups =
+      std::is_same_v<KernelSchedule, cutlass::gemm::KernelTmaWarpSpecializedCooperative> ? 2 : 1;
 
   using TileShape = cute::Shape<cute::Int<kBlockM>, cute::Int<kBlockN>, cute::Int<kBlockK>>;
   using ClusterShape = cute::Shape<cute::_1, cute::_1, cute::_1>;
   using Epilogue = cutlass::epilogue::collective::detail::Sm90TmaWarpSpecializedAdapter<
-      ProjectionEpilogue<kBlockM, kBlockN, kStageRows>>;
+      ProjectionEpilogue<kBlockM, kBlockN, kTileWarpGroups>>;
   using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementInput, StrideActivations, kAlignment, ElementInput,
       StrideWeights, kAlignment, float, TileShape, ClusterShape,
