@@ -304,6 +304,7 @@ void write_json(const std::string& path, const std::vector<StageResult>& results
   root["warmup_iterations"] = options.timer.warmup_iterations;
   root["timed_iterations"] = options.timer.timed_iterations;
   root["flush_us"] = flush_us;
+  root["clean_l2"] = options.timer.clean_l2;
   root["timer"] = "cuda events, L2 flushed (2x L2 memset) before each iteration, median; stage, plain and cuBLAS "
                   "timed in turns";
   root["cublas"] = "cublasGemmEx bf16, fp32 compute, no epilogue; K/V: the faster of one GEMM per weight and one "
@@ -376,6 +377,9 @@ int main(int argc, char** argv) {
   app.add_option("--rows", options.rows, "only shapes with these row counts (B*Lq for Q and O, B*Lv for KV)");
   app.add_option("--warmup", options.timer.warmup_iterations, "warm-up iterations")->check(CLI::PositiveNumber);
   app.add_option("--iterations", options.timer.timed_iterations, "timed iterations")->check(CLI::PositiveNumber);
+  app.add_flag("--clean-l2", options.timer.clean_l2,
+               "after the memset flush, read another 2x-L2 buffer so that L2 holds clean lines (default: the "
+               "harness's flush, which leaves the memset's dirty lines)");
   CLI11_PARSE(app, argc, argv);
   try {
     return vlb::fused_b200::bench::run(options);

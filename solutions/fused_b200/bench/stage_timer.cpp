@@ -4,11 +4,16 @@
 #include <vector>
 
 #include "harness/core/cuda_check.hpp"
+#include "solutions/fused_b200/bench/l2_clean_read.hpp"
 #include "harness/timing/statistics.hpp"
 
 namespace vlb::fused_b200::bench {
 
-ColdL2Timer::ColdL2Timer(const DeviceInfo& device, TimerSettings settings) : settings_(settings), flusher_(device) {
+ColdL2Timer::ColdL2Timer(const DeviceInfo& device, TimerSettings settings)
+    : settings_(settings),
+      flusher_(device),
+      clean_buffer_(settings.clean_l2 ? 2 * device.l2_bytes : 0),
+      clean_sink_(settings.clean_l2 ? kCleanReadBlocks * sizeof(unsigned) : 0) {
   VLB_CUDA_CHECK(cudaEventCreate(&start_));
   VLB_CUDA_CHECK(cudaEventCreate(&stop_));
 }
@@ -18,8 +23,15 @@ ColdL2Timer::~ColdL2Timer() {
   (void)cudaEventDestroy(stop_);
 }
 
-ColdL2Timer::Timing ColdL2Timer::time_once(const Call& call, int iteration, cudaStream_t stream) {
+void ColdL2Timer::flush(cudaStream_t stream, int iteration) {
   flusher_.flush(stream, iteration);
+  if (settings_.clean_l2) {
+    launch_clean_read(clean_buffer_.data(), clean_buffer_.bytes(), clean_sink_.as<unsigned>(), stream);
+  }
+}
+
+ColdL2Timer::Timing ColdL2Timer::time_once(const Call& call, int iteration, cudaStream_t stream) {
+  flush(stream, iteration);
   VLB_CUDA_CHECK(cudaEventRecord(start_, stream));
   const auto host_start = std::chrono::steady_clock::now();
   call(stream);
@@ -59,7 +71,7 @@ double ColdL2Timer::flush_us(cudaStream_t stream) {
   std::vector<double> samples;
   for (int iteration = 0; iteration < settings_.warmup_iterations + settings_.timed_iterations; ++iteration) {
     VLB_CUDA_CHECK(cudaEventRecord(start_, stream));
-    flusher_.flush(stream, iteration);
+    flush(stream, iteration);
     VLB_CUDA_CHECK(cudaEventRecord(stop_, stream));
     VLB_CUDA_CHECK(cudaEventSynchronize(stop_));
     float ms = 0.0f;
