@@ -78,6 +78,7 @@ class ProjectionEpilogue {
     alignas(16) float stage[kStageRows * kStageLd];
     alignas(16) float bias[kBlockN];   // the tile's bias, loaded once per tile
     float positions[kBlockM][3];       // the tile's rows' positions (t only for Q; t, h, w for K)
+    alignas(16) float language_inv_freq[kRotarySlots];
   };
   using TensorStorage = SharedStorage;
 
@@ -142,19 +143,17 @@ class ProjectionEpilogue {
     CUTE_STATIC_ASSERT_V(size(thread_coords) == size(accumulators));
     (void)blk_shape_mnk;
 
-    if (group.rope != static_cast<int>(RopeKind::kVision)) {  // uniform over the CTA: one group per tile
-      store_from_registers(accumulators, thread_coords, group, rows, tile_row0, tile_col0);
-      return;
-    }
-
     SharedStorage& shared = *reinterpret_cast<SharedStorage*>(smem);
+    const bool rotate = group.rope != static_cast<int>(RopeKind::kNone);
+    const bool language = group.rope == static_cast<int>(RopeKind::kLanguage);
     // The tile's only global loads (one bias element, one row's positions per thread), issued first so that their
     // latency runs under the first pass's staging (v4 loaded positions in every pass: a memory round trip each).
     static_assert(kThreads >= kBlockN && kThreads >= kBlockM, "one bias element and one row's positions per thread");
     const float bias_value =
         thread_idx < kBlockN && group.bias != nullptr ? __bfloat162float(group.bias[tile_col0 + thread_idx]) : 0.0f;
     float row_position[3] = {0.0f, 0.0f, 0.0f};
-    if (thread_idx < kBlockM) load_row_positions(group, rows, tile_row0 + thread_idx, row_position);
+    if (rotate && thread_idx < kBlockM) load_row_positions(group, rows, tile_row0 + thread_idx, row_position);
+    const float inv_freq = thread_idx < kRotarySlots ? rope_inv_freq(thread_idx, kHeadDim) : 0.0f;
 
     // Not unrolled: one copy of the pass's code keeps the kernel small (v3: unrolling 8 passes of 16 rows
     // multiplied the epilogue's instructions and its time).
@@ -164,14 +163,21 @@ class ProjectionEpilogue {
         stage_accumulators(accumulators, thread_coords, pass, shared.stage);
         if (pass == 0) {  // the previous tile's last barrier ended every read of these
           if (thread_idx < kBlockN) shared.bias[thread_idx] = bias_value;
-          if (thread_idx < kBlockM) {
+          if (rotate && thread_idx < kBlockM) {
             for (int axis = 0; axis < 3; ++axis) shared.positions[thread_idx][axis] = row_position[axis];
           }
+          if (language && thread_idx < kRotarySlots) shared.language_inv_freq[thread_idx] = inv_freq;
         }
         cutlass::arch::NamedBarrier::sync(kThreads, kBarrierId);
-        rotate_stage<kThreads>(group, pass, thread_idx, shared);
-        cutlass::arch::NamedBarrier::sync(kThreads, kBarrierId);
-        store_stage<kThreads>(group, rows, tile_row0, pass, tile_col0, thread_idx, shared);
+        if (language) {
+          store_rotated_stage<kThreads>(group, rows, tile_row0, pass, tile_col0, thread_idx, shared);
+        } else {
+          if (rotate) {
+            rotate_stage<kThreads>(group, pass, thread_idx, shared);
+            cutlass::arch::NamedBarrier::sync(kThreads, kBarrierId);
+          }
+          store_stage<kThreads>(group, rows, tile_row0, pass, tile_col0, thread_idx, rotate, shared);
+        }
         cutlass::arch::NamedBarrier::sync(kThreads, kBarrierId);  // the stage is rewritten by the next pass / tile
       }
     }
@@ -222,13 +228,14 @@ class ProjectionEpilogue {
                                           SharedStorage& shared) {
     constexpr int kItems = kStageRows / kRowsPerSlotItem * kHeads * kRotarySlots;
     static_assert(kItems % kThreads == 0, "every thread takes the same number of slot items");
+    const bool language = group.rope == static_cast<int>(RopeKind::kLanguage);
     CUTLASS_PRAGMA_UNROLL
     for (int j = 0; j < kItems / kThreads; ++j) {
       const int item = thread_idx + j * kThreads;
       const int slot = item % kRotarySlots;
       const int head = item / kRotarySlots % kHeads;
       const int stage_row0 = item / (kRotarySlots * kHeads) * kRowsPerSlotItem;
-      const RotaryPair pair = vision_slot_pair(slot);
+      const RotaryPair pair = language ? language_slot_pair(slot) : vision_slot_pair(slot);
       const int first = head * kHeadDim + pair.element;   // first half: out = x*cos - partner*sin
       const int second = head * kHeadDim + pair.partner;  // second half: out = x*cos + partner*sin
       const float inv_freq = rope_inv_freq(pair.freq_index, pair.width);
@@ -250,11 +257,11 @@ class ProjectionEpilogue {
     }
   }
 
-  // Each thread converts 8 consecutive columns of a row to bf16 and writes them with one 16-byte store (rotate_stage
-  // applied bias and scale).
+  // Each thread converts 8 consecutive columns of a row to bf16 and writes them with one 16-byte store; bias and
+  // scale here unless rotate_stage applied them.
   template <int kThreads>
   CUTLASS_DEVICE void store_stage(EpilogueGroup const& group, int rows, int tile_row0, int pass, int tile_col0,
-                                  int thread_idx, SharedStorage const& shared) const {
+                                  int thread_idx, bool finished, SharedStorage const& shared) const {
     constexpr int kChunks = kStageRows * kChunksPerRow / kThreads;
     static_assert(kStageRows * kChunksPerRow % kThreads == 0, "every thread takes the same number of chunks");
     CUTLASS_PRAGMA_UNROLL
@@ -264,122 +271,100 @@ class ProjectionEpilogue {
       const int col0 = (chunk % kChunksPerRow) * kVector;
       const int row = tile_row0 + tile_row(pass, stage_row);
       if (row >= rows) continue;
-      const float4* staged = reinterpret_cast<const float4*>(shared.stage + stage_row * kStageLd + col0);
-      const float4 low = staged[0];
-      const float4 high = staged[1];
-      alignas(16) __nv_bfloat162 packed[kVector / 2] = {
-          __floats2bfloat162_rn(low.x, low.y), __floats2bfloat162_rn(low.z, low.w),
-          __floats2bfloat162_rn(high.x, high.y), __floats2bfloat162_rn(high.z, high.w)};
-      __nv_bfloat16* destination =
-          group.output + static_cast<std::int64_t>(row) * params_.output_ld + tile_col0 + col0;
-      *reinterpret_cast<uint4*>(destination) = *reinterpret_cast<const uint4*>(packed);
+      float values[kVector];
+      load_float8(shared.stage + stage_row * kStageLd + col0, values);
+      if (!finished) {
+        float bias_values[kVector];
+        load_float8(shared.bias + col0, bias_values);
+        CUTLASS_PRAGMA_UNROLL
+        for (int v = 0; v < kVector; ++v) values[v] = (values[v] + bias_values[v]) * group.scale;
+      }
+      store_bf16x8(values, row, tile_col0 + col0, group);
     }
   }
 
-  // Q, V and O: bias, 1D RoPE (Q) and scale on the accumulators in registers, stored as bf16 pairs; no shared
-  // memory and no barrier, so that an epilogue nobody hides (one tile per CTA, the cooperative kernel, the last
-  // tile of a ping-pong CTA) is short. The wgmma accumulator layout gives each thread pairs of adjacent columns,
-  // and puts column c + 64 (Q's RoPE partner) in the same thread: both are checked at compile time.
-  template <class Accumulators, class Coords>
-  CUTLASS_DEVICE void store_from_registers(Accumulators const& accumulators, Coords const& thread_coords,
-                                           EpilogueGroup const& group, int rows, int tile_row0, int tile_col0) const {
-    using CoordLayout = decltype(thread_coords.layout());
-    static_assert(adjacent_columns_pair_up<CoordLayout>(), "accumulators 2i and 2i+1: adjacent columns of a row");
-    constexpr int kPartner = fragment_distance<CoordLayout>(kRotarySlots);
-    static_assert(kPartner > 0, "Q's RoPE partner (column + 64) must be in the same thread's fragment");
-    const __nv_bfloat162 zero = __floats2bfloat162_rn(0.0f, 0.0f);
-    if (group.rope == static_cast<int>(RopeKind::kLanguage)) {
+  // Q: bias, 1D RoPE and scale on the way out. One item: columns [c, c+8) of the first half of a head and their
+  // partners [c+64, c+72) in one row (8 slots, one position), written as two 16-byte stores.
+  template <int kThreads>
+  CUTLASS_DEVICE void store_rotated_stage(EpilogueGroup const& group, int rows, int tile_row0, int pass,
+                                          int tile_col0, int thread_idx, SharedStorage const& shared) const {
+    constexpr int kItemsPerRow = kHeads * kRotarySlots / kVector;
+    constexpr int kItems = kStageRows * kItemsPerRow / kThreads;
+    static_assert(kStageRows * kItemsPerRow % kThreads == 0, "every thread takes the same number of items");
+    // Not unrolled: on ping-pong the tile's 128 accumulators stay live through the epilogue, and two items' worth
+    // of values beside them spilled (100 bytes).
+    CUTLASS_PRAGMA_NO_UNROLL
+    for (int j = 0; j < kItems; ++j) {
+      const int item = thread_idx + j * kThreads;
+      const int stage_row = item / kItemsPerRow;
+      const int slot0 = (item % (kRotarySlots / kVector)) * kVector;
+      const int first0 = (item % kItemsPerRow) / (kRotarySlots / kVector) * kHeadDim + slot0;
+      const int second0 = first0 + kRotarySlots;
+      const int tile_row_index = tile_row(pass, stage_row);
+      const int row = tile_row0 + tile_row_index;
+      if (row >= rows) continue;
+      const float position = shared.positions[tile_row_index][0];
+      // Four columns at a time, packed to bf16 at once: on ping-pong the tile's 128 accumulators stay live through
+      // the epilogue, and eight at a time spilled.
+      alignas(16) __nv_bfloat162 packed_first[kVector / 2];
+      alignas(16) __nv_bfloat162 packed_second[kVector / 2];
       CUTLASS_PRAGMA_UNROLL
-      for (int i = 0; i < cute::size(accumulators); i += 2) {
-        const int row = static_cast<int>(cute::get<0>(thread_coords(i)));
-        const int col = static_cast<int>(cute::get<1>(thread_coords(i)));
-        if (col % kHeadDim >= kRotarySlots || tile_row0 + row >= rows) continue;  // second halves: with their pair
-        const float position = static_cast<float>(__ldg(group.positions + tile_row0 + row));
-        const float2 bias_first = load_bias_pair(group, tile_col0 + col, zero);
-        const float2 bias_second = load_bias_pair(group, tile_col0 + col + kRotarySlots, zero);
-        float2 first;
-        float2 second;
-        rotate_language(position, col % kHeadDim, accumulators(i) + bias_first.x,
-                        accumulators(i + kPartner) + bias_second.x, group.scale, first.x, second.x);
-        rotate_language(position, col % kHeadDim + 1, accumulators(i + 1) + bias_first.y,
-                        accumulators(i + kPartner + 1) + bias_second.y, group.scale, first.y, second.y);
-        store_pair(first, group, tile_row0 + row, tile_col0 + col);
-        store_pair(second, group, tile_row0 + row, tile_col0 + col + kRotarySlots);
+      for (int quad = 0; quad < kVector / 4; ++quad) {
+        const int offset = 4 * quad;
+        const float4 x_first = load_float4(shared.stage + stage_row * kStageLd + first0 + offset);
+        const float4 x_second = load_float4(shared.stage + stage_row * kStageLd + second0 + offset);
+        const float4 bias_first = load_float4(shared.bias + first0 + offset);
+        const float4 bias_second = load_float4(shared.bias + second0 + offset);
+        const float4 inv_freq = load_float4(shared.language_inv_freq + slot0 + offset);
+        float out_first[4];
+        float out_second[4];
+        rotate_language(position * inv_freq.x, x_first.x + bias_first.x, x_second.x + bias_second.x, group.scale,
+                        out_first[0], out_second[0]);
+        rotate_language(position * inv_freq.y, x_first.y + bias_first.y, x_second.y + bias_second.y, group.scale,
+                        out_first[1], out_second[1]);
+        rotate_language(position * inv_freq.z, x_first.z + bias_first.z, x_second.z + bias_second.z, group.scale,
+                        out_first[2], out_second[2]);
+        rotate_language(position * inv_freq.w, x_first.w + bias_first.w, x_second.w + bias_second.w, group.scale,
+                        out_first[3], out_second[3]);
+        packed_first[2 * quad] = __floats2bfloat162_rn(out_first[0], out_first[1]);
+        packed_first[2 * quad + 1] = __floats2bfloat162_rn(out_first[2], out_first[3]);
+        packed_second[2 * quad] = __floats2bfloat162_rn(out_second[0], out_second[1]);
+        packed_second[2 * quad + 1] = __floats2bfloat162_rn(out_second[2], out_second[3]);
       }
-    } else {
-      CUTLASS_PRAGMA_UNROLL
-      for (int i = 0; i < cute::size(accumulators); i += 2) {
-        const int row = static_cast<int>(cute::get<0>(thread_coords(i)));
-        const int col = static_cast<int>(cute::get<1>(thread_coords(i)));
-        if (tile_row0 + row >= rows) continue;
-        const float2 bias = load_bias_pair(group, tile_col0 + col, zero);
-        const float2 value = make_float2((accumulators(i) + bias.x) * group.scale,
-                                         (accumulators(i + 1) + bias.y) * group.scale);
-        store_pair(value, group, tile_row0 + row, tile_col0 + col);
-      }
+      store_packed(packed_first, row, tile_col0 + first0, group);
+      store_packed(packed_second, row, tile_col0 + second0, group);
     }
   }
 
-  // One rotary pair of Q: x_first = x[c] and x_second = x[c+64], each with its bias; scale after the rotation.
-  CUTLASS_DEVICE static void rotate_language(float position, int slot, float x_first, float x_second, float scale,
-                                             float& first, float& second) {
-    // The slot through a volatile move: otherwise the compiler computes the thread's 16 inverse frequencies once and
-    // keeps them live across all its rows, which spilled on ping-pong; recomputing one is an fmul and an ex2.
-    int opaque_slot = 0;
-    asm volatile("mov.b32 %0, %1;" : "=r"(opaque_slot) : "r"(slot));
+  // One rotary pair of Q: x_first = x[c] and x_second = x[c+64] with their bias; scale after the rotation.
+  CUTLASS_DEVICE static void rotate_language(float angle, float x_first, float x_second, float scale, float& first,
+                                             float& second) {
     float cos_value = 0.0f;
     float sin_value = 0.0f;
-    rope_cos_sin(position * rope_inv_freq(opaque_slot, kHeadDim), cos_value, sin_value);
+    rope_cos_sin(angle, cos_value, sin_value);
     first = rotate_element(x_first, x_second, cos_value, sin_value, -1.0f) * scale;
     second = rotate_element(x_second, x_first, cos_value, sin_value, 1.0f) * scale;
   }
 
-  CUTLASS_DEVICE static float2 load_bias_pair(EpilogueGroup const& group, int col, __nv_bfloat162 zero) {
-    const __nv_bfloat162 bias =
-        group.bias != nullptr ? __ldg(reinterpret_cast<const __nv_bfloat162*>(group.bias + col)) : zero;
-    return __bfloat1622float2(bias);
+  // Four or eight floats from 16-byte aligned shared memory, in 16-byte loads.
+  CUTLASS_DEVICE static float4 load_float4(const float* source) { return *reinterpret_cast<const float4*>(source); }
+  CUTLASS_DEVICE static void load_float8(const float* source, float (&values)[kVector]) {
+    *reinterpret_cast<float4*>(values) = load_float4(source);
+    *reinterpret_cast<float4*>(values + 4) = load_float4(source + 4);
   }
 
-  CUTLASS_DEVICE void store_pair(float2 value, EpilogueGroup const& group, int row, int col) const {
-    *reinterpret_cast<__nv_bfloat162*>(group.output + static_cast<std::int64_t>(row) * params_.output_ld + col) =
-        __float22bfloat162_rn(value);
+  // Eight bf16 (16 bytes) to columns [col, col+8) of a row of the group's output.
+  CUTLASS_DEVICE void store_packed(const __nv_bfloat162 (&packed)[kVector / 2], int row, int col,
+                                   EpilogueGroup const& group) const {
+    __nv_bfloat16* destination = group.output + static_cast<std::int64_t>(row) * params_.output_ld + col;
+    *reinterpret_cast<uint4*>(destination) = *reinterpret_cast<const uint4*>(packed);
   }
 
-  // Compile-time facts about the accumulator fragment's (row, col) offsets (the thread's own base cancels out).
-  template <class CoordLayout>
-  CUTLASS_HOST_DEVICE static constexpr bool adjacent_columns_pair_up() {
-    constexpr CoordLayout layout{};
-    for (int i = 0; i + 1 < int(cute::size(layout)); i += 2) {
-      const auto a = layout(i);
-      const auto b = layout(i + 1);
-      if (int(cute::get<0>(b)) != int(cute::get<0>(a)) || int(cute::get<1>(b)) != int(cute::get<1>(a)) + 1) {
-        return false;
-      }
-    }
-    return int(cute::size(layout)) % 2 == 0;
-  }
-
-  // The fragment-index distance from every first-half-of-a-head element to the element `distance` columns to its
-  // right in the same row, or -1 when no single distance fits every element.
-  template <class CoordLayout>
-  CUTLASS_HOST_DEVICE static constexpr int fragment_distance(int distance) {
-    constexpr CoordLayout layout{};
-    constexpr int n = int(cute::size(layout));
-    for (int stride = 1; stride < n; ++stride) {
-      bool fits = true;
-      for (int i = 0; i < n && fits; ++i) {
-        const auto a = layout(i);
-        if (int(cute::get<1>(a)) % kHeadDim >= kRotarySlots) continue;
-        if (i + stride >= n) {
-          fits = false;
-          break;
-        }
-        const auto b = layout(i + stride);
-        fits = int(cute::get<0>(b)) == int(cute::get<0>(a)) && int(cute::get<1>(b)) == int(cute::get<1>(a)) + distance;
-      }
-      if (fits) return stride;
-    }
-    return -1;
+  CUTLASS_DEVICE void store_bf16x8(const float (&values)[kVector], int row, int col, EpilogueGroup const& group) const {
+    alignas(16) __nv_bfloat162 packed[kVector / 2];
+    CUTLASS_PRAGMA_UNROLL
+    for (int v = 0; v < kVector / 2; ++v) packed[v] = __floats2bfloat162_rn(values[2 * v], values[2 * v + 1]);
+    store_packed(packed, row, col, group);
   }
 
   Params params_;
