@@ -55,9 +55,9 @@ ProjectionPlan make_plan(const ProjectionShape& shape, ProjectionKernel kernel, 
                          int splits = 1);
 
 // Even 64-row tiles fill at most half the SMs (below ~128 rows): split K so that every SM streams a slice of the
-// weights, on the cooperative kernel. One wave of 64-row tiles (~256 rows): ping-pong 64x128. One wave of 128-row
-// tiles: data-parallel, cooperative. More than one wave with a thin last one (a few waves at most): stream-K,
-// cooperative. Otherwise data-parallel on ping-pong 128x128.
+// weights, on the cooperative kernel. One wave of 64-row tiles (~256 rows): ping-pong 64x128. More than one wave of
+// 128-row tiles with a thin last one (a few waves at most): stream-K, cooperative. Otherwise (one wave included)
+// data-parallel on ping-pong 128x128.
 ProjectionPlan plan_projection(const ProjectionShape& shape, int sm_count);
 
 }  // namespace vlb::fused_b200

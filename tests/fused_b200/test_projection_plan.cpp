@@ -1,6 +1,6 @@
-// The host-side decomposition choice of the projection GEMMs: split-K for the weight-bound small problems,
-// cooperative data-parallel up to one wave, stream-K for a thin last wave, ping-pong otherwise; and the shape and plan
-// checks.
+// The host-side decomposition choice of the projection GEMMs: split-K for the weight-bound small problems, ping-pong
+// 64x128 for one wave of 64-row tiles, stream-K for a thin last wave, ping-pong 128x128 otherwise; and the shape and
+// plan checks.
 #include <catch2/catch.hpp>
 
 #include "harness/core/errors.hpp"
@@ -36,11 +36,12 @@ TEST_CASE("one wave of 64-row tiles runs on ping-pong 64x128, fewer tiles split 
   CHECK(tiny.k_tiles / tiny.splits >= 8);
 }
 
-TEST_CASE("one wave runs cooperatively, a thin last wave stream-K, more waves ping-pong", "[fused_b200][plan]") {
-  // 512 rows x 4096: 128 tiles, one wave: each CTA's only tile gets both warpgroups.
+TEST_CASE("one wave and full waves run on ping-pong, a thin last wave stream-K", "[fused_b200][plan]") {
+  // 512 rows x 4096: 128 tiles, one wave: data-parallel on ping-pong 128x128.
   const ProjectionPlan one_wave = plan_projection(shape(512, 4096), kH200Sms);
   CHECK(one_wave.decomposition == Decomposition::kDataParallel);
-  CHECK(one_wave.kernel == ProjectionKernel::kCooperative128x128);
+  CHECK(one_wave.kernel == ProjectionKernel::kPingpong128x128);
+  CHECK(one_wave.output_tiles == 128);
   // 1024 rows: 256 tiles = 1.94 waves (tail 0.94): data-parallel on ping-pong.
   const ProjectionPlan two_waves = plan_projection(shape(1024, 4096), kH200Sms);
   CHECK(two_waves.decomposition == Decomposition::kDataParallel);
