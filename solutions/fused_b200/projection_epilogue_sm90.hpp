@@ -183,6 +183,9 @@ class ProjectionEpilogue {
     }
   }
 
+ private:
+  static constexpr int kChunksPerRow = kBlockN / kVector;
+
   // The tile row held at `stage_row` of `pass`, and the inverse: row = 64*m + 16*warp + 8*half + r; a pass is one
   // `half` of a set of kTileWarpGroups row blocks m, its stage rows (m % kTileWarpGroups, warp, r).
   CUTLASS_HOST_DEVICE static constexpr int tile_row(int pass, int stage_row) {
@@ -193,9 +196,6 @@ class ProjectionEpilogue {
   CUTLASS_HOST_DEVICE static constexpr int stage_row_of(int row) {
     return row / 64 % kTileWarpGroups * 32 + row / 16 % 4 * 8 + row % 8;
   }
-
- private:
-  static constexpr int kChunksPerRow = kBlockN / kVector;
 
   CUTLASS_DEVICE static void load_row_positions(EpilogueGroup const& group, int rows, int row, float (&position)[3]) {
     if (row >= rows) return;
@@ -221,21 +221,21 @@ class ProjectionEpilogue {
     }
   }
 
-  // Bias, RoPE and scale in place on the stage. One item: one rotary slot of one head over kRowsPerSlotItem rows;
-  // the slot's two columns share each row's cos and sin. Rows past the ragged end rotate garbage nobody stores.
+  // K: bias, sectioned 3D RoPE and scale in place on the stage. One item: one rotary slot of one head over
+  // kRowsPerSlotItem rows; the slot's two columns share each row's cos and sin. Rows past the ragged end rotate garbage
+  // nobody stores.
   template <int kThreads>
   CUTLASS_DEVICE static void rotate_stage(EpilogueGroup const& group, int pass, int thread_idx,
                                           SharedStorage& shared) {
     constexpr int kItems = kStageRows / kRowsPerSlotItem * kHeads * kRotarySlots;
     static_assert(kItems % kThreads == 0, "every thread takes the same number of slot items");
-    const bool language = group.rope == static_cast<int>(RopeKind::kLanguage);
     CUTLASS_PRAGMA_UNROLL
     for (int j = 0; j < kItems / kThreads; ++j) {
       const int item = thread_idx + j * kThreads;
       const int slot = item % kRotarySlots;
       const int head = item / kRotarySlots % kHeads;
       const int stage_row0 = item / (kRotarySlots * kHeads) * kRowsPerSlotItem;
-      const RotaryPair pair = language ? language_slot_pair(slot) : vision_slot_pair(slot);
+      const RotaryPair pair = vision_slot_pair(slot);
       const int first = head * kHeadDim + pair.element;   // first half: out = x*cos - partner*sin
       const int second = head * kHeadDim + pair.partner;  // second half: out = x*cos + partner*sin
       const float inv_freq = rope_inv_freq(pair.freq_index, pair.width);
@@ -291,9 +291,7 @@ class ProjectionEpilogue {
     constexpr int kItemsPerRow = kHeads * kRotarySlots / kVector;
     constexpr int kItems = kStageRows * kItemsPerRow / kThreads;
     static_assert(kStageRows * kItemsPerRow % kThreads == 0, "every thread takes the same number of items");
-    // Not unrolled: on ping-pong the tile's 128 accumulators stay live through the epilogue, and two items' worth
-    // of values beside them spilled (100 bytes).
-    CUTLASS_PRAGMA_NO_UNROLL
+    CUTLASS_PRAGMA_UNROLL
     for (int j = 0; j < kItems; ++j) {
       const int item = thread_idx + j * kThreads;
       const int stage_row = item / kItemsPerRow;
@@ -304,35 +302,23 @@ class ProjectionEpilogue {
       const int row = tile_row0 + tile_row_index;
       if (row >= rows) continue;
       const float position = shared.positions[tile_row_index][0];
-      // Four columns at a time, packed to bf16 at once: on ping-pong the tile's 128 accumulators stay live through
-      // the epilogue, and eight at a time spilled.
-      alignas(16) __nv_bfloat162 packed_first[kVector / 2];
-      alignas(16) __nv_bfloat162 packed_second[kVector / 2];
+      float first[kVector];
+      float second[kVector];
+      float bias_first[kVector];
+      float bias_second[kVector];
+      float inv_freq[kVector];
+      load_float8(shared.stage + stage_row * kStageLd + first0, first);
+      load_float8(shared.stage + stage_row * kStageLd + second0, second);
+      load_float8(shared.bias + first0, bias_first);
+      load_float8(shared.bias + second0, bias_second);
+      load_float8(shared.language_inv_freq + slot0, inv_freq);
       CUTLASS_PRAGMA_UNROLL
-      for (int quad = 0; quad < kVector / 4; ++quad) {
-        const int offset = 4 * quad;
-        const float4 x_first = load_float4(shared.stage + stage_row * kStageLd + first0 + offset);
-        const float4 x_second = load_float4(shared.stage + stage_row * kStageLd + second0 + offset);
-        const float4 bias_first = load_float4(shared.bias + first0 + offset);
-        const float4 bias_second = load_float4(shared.bias + second0 + offset);
-        const float4 inv_freq = load_float4(shared.language_inv_freq + slot0 + offset);
-        float out_first[4];
-        float out_second[4];
-        rotate_language(position * inv_freq.x, x_first.x + bias_first.x, x_second.x + bias_second.x, group.scale,
-                        out_first[0], out_second[0]);
-        rotate_language(position * inv_freq.y, x_first.y + bias_first.y, x_second.y + bias_second.y, group.scale,
-                        out_first[1], out_second[1]);
-        rotate_language(position * inv_freq.z, x_first.z + bias_first.z, x_second.z + bias_second.z, group.scale,
-                        out_first[2], out_second[2]);
-        rotate_language(position * inv_freq.w, x_first.w + bias_first.w, x_second.w + bias_second.w, group.scale,
-                        out_first[3], out_second[3]);
-        packed_first[2 * quad] = __floats2bfloat162_rn(out_first[0], out_first[1]);
-        packed_first[2 * quad + 1] = __floats2bfloat162_rn(out_first[2], out_first[3]);
-        packed_second[2 * quad] = __floats2bfloat162_rn(out_second[0], out_second[1]);
-        packed_second[2 * quad + 1] = __floats2bfloat162_rn(out_second[2], out_second[3]);
+      for (int v = 0; v < kVector; ++v) {
+        rotate_language(position * inv_freq[v], first[v] + bias_first[v], second[v] + bias_second[v], group.scale,
+                        first[v], second[v]);
       }
-      store_packed(packed_first, row, tile_col0 + first0, group);
-      store_packed(packed_second, row, tile_col0 + second0, group);
+      store_bf16x8(first, row, tile_col0 + first0, group);
+      store_bf16x8(second, row, tile_col0 + second0, group);
     }
   }
 
