@@ -12,7 +12,8 @@ __global__ void clean_read_kernel(const uint4* buffer, std::size_t vectors, unsi
     const uint4 value = buffer[i];
     folded ^= value.x ^ value.y ^ value.z ^ value.w;
   }
-  if (threadIdx.x == 0) sink[blockIdx.x] = folded;  // one thread's fold suffices to keep the loads
+  // A store that depends on every thread's data keeps every thread's loads; it practically never happens.
+  if (folded == 0x9e3779b9u) sink[blockIdx.x] = folded;
 }
 
 }  // namespace

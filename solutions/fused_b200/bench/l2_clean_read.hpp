@@ -7,8 +7,8 @@
 
 namespace vlb::fused_b200::bench {
 
-// Reads `bytes` (a multiple of 16) from `buffer` and writes one word per block to `sink` (so that the reads stay);
-// `sink` holds at least kCleanReadBlocks words.
+// Reads `bytes` (a multiple of 16) from `buffer`; `sink` (kCleanReadBlocks words) takes a store that depends on the
+// data read, so that the reads stay.
 inline constexpr int kCleanReadBlocks = 1024;
 void launch_clean_read(const void* buffer, std::size_t bytes, unsigned* sink, cudaStream_t stream);
 

@@ -191,6 +191,38 @@ std::size_t workspace_for_all_plans(const std::vector<StageShape>& shapes, int s
   return bytes;
 }
 
+// CUTLASS's stock kernels on the stage's GEMM without epilogue work (K/V: one GEMM on the concatenated weights), each
+// checked against cuBLAS before it is timed.
+std::vector<std::pair<std::string, ColdL2Timer::Timing>> time_stock_kernels(const StageShape& shape,
+                                                                            const ProjectionLaunch& automatic,
+                                                                            StageOperands& ops, cublasHandle_t cublas,
+                                                                            ColdL2Timer& timer, int sm_count,
+                                                                            cudaStream_t stream) {
+  std::vector<std::pair<std::string, ColdL2Timer::Timing>> timings;
+  const bool kv = shape.stage == Stage::kKv;
+  const bf16* weight = kv ? ops.kv_weights.as<bf16>() : automatic.outputs[0].weight;
+  bf16* out = kv ? ops.kv_out.as<bf16>() : automatic.outputs[0].output;
+  const std::int64_t n = shape.n * shape.groups;
+  bf16* reference = ops.stock_reference.as<bf16>();
+  cublas_projection(cublas, automatic.activations, weight, reference, shape.rows, n, shape.k, stream);
+  for (const StockGemm& stock : stock_gemms()) {
+    const auto run_stock = [&](cudaStream_t s) {
+      stock.run(automatic.activations, weight, out, shape.rows, n, shape.k, kStockSwizzle, sm_count,
+                ops.stock_workspace.data(), s);
+    };
+    VLB_CUDA_CHECK(cudaMemsetAsync(out, 0xff, static_cast<std::size_t>(shape.rows * n) * sizeof(bf16), stream));
+    run_stock(stream);
+    const ComparisonStats stats = compare_on_device(out, reference, shape.rows * n, kStockTolerance, stream);
+    const Verdict verdict = judge(stats, kStockTolerance);
+    if (verdict.status != CaseStatus::kPassed) {
+      throw SystemError(fmt::format("stock kernel {} disagrees with cuBLAS on {} rows={}: {}", stock.name,
+                                    stage_name(shape.stage), shape.rows, verdict.reason));
+    }
+    timings.emplace_back(stock.name, timer.median(run_stock, stream));
+  }
+  return timings;
+}
+
 StageResult time_stage(const StageShape& shape, StageOperands& ops, cublasHandle_t cublas, ColdL2Timer& timer,
                        int sm_count, cudaStream_t stream) {
   StageResult result;
@@ -208,7 +240,8 @@ StageResult time_stage(const StageShape& shape, StageOperands& ops, cublasHandle
   for (ProjectionOutput& output : bias_only.outputs) {
     output = {output.weight, output.bias, output.output, RopeKind::kNone, nullptr, 1.0f};
   }
-  // The stage, its plain GEMM and cuBLAS in turns: the reported ratios compare calls made under the same clocks.
+  // The stage, its plain and bias-only GEMMs and cuBLAS in turns: the reported ratios compare calls made under the
+  // same clocks.
   std::vector<ColdL2Timer::Call> calls = {
       [&](cudaStream_t s) { launch_projection(automatic, sm_count, workspace, s); },
       [&](cudaStream_t s) { launch_projection(plain, sm_count, workspace, s); },
@@ -235,29 +268,7 @@ StageResult time_stage(const StageShape& shape, StageOperands& ops, cublasHandle
     result.alternatives.emplace_back(
         name, timer.median([&](cudaStream_t s) { launch_projection(launch, sm_count, workspace, s); }, stream));
   }
-  // CUTLASS's stock kernels on the same GEMM without epilogue work (K/V: one GEMM on the concatenated weights),
-  // each checked against cuBLAS before it is timed.
-  const bool kv = shape.stage == Stage::kKv;
-  const bf16* weight = kv ? ops.kv_weights.as<bf16>() : automatic.outputs[0].weight;
-  bf16* out = kv ? ops.kv_out.as<bf16>() : automatic.outputs[0].output;
-  const std::int64_t n = shape.n * shape.groups;
-  bf16* reference = ops.stock_reference.as<bf16>();
-  cublas_projection(cublas, automatic.activations, weight, reference, shape.rows, n, shape.k, stream);
-  for (const StockGemm& stock : stock_gemms()) {
-    const auto run_stock = [&](cudaStream_t s) {
-      stock.run(automatic.activations, weight, out, shape.rows, n, shape.k, kStockSwizzle, sm_count,
-                ops.stock_workspace.data(), s);
-    };
-    VLB_CUDA_CHECK(cudaMemsetAsync(out, 0xff, static_cast<std::size_t>(shape.rows * n) * sizeof(bf16), stream));
-    run_stock(stream);
-    const ComparisonStats stats = compare_on_device(out, reference, shape.rows * n, kStockTolerance, stream);
-    const Verdict verdict = judge(stats, kStockTolerance);
-    if (verdict.status != CaseStatus::kPassed) {
-      throw SystemError(fmt::format("stock kernel {} disagrees with cuBLAS on {} rows={}: {}", stock.name,
-                                    stage_name(shape.stage), shape.rows, verdict.reason));
-    }
-    result.stock.emplace_back(stock.name, timer.median(run_stock, stream));
-  }
+  result.stock = time_stock_kernels(shape, automatic, ops, cublas, timer, sm_count, stream);
   return result;
 }
 

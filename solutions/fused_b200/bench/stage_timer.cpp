@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "harness/core/cuda_check.hpp"
-#include "solutions/fused_b200/bench/l2_clean_read.hpp"
 #include "harness/timing/statistics.hpp"
+#include "solutions/fused_b200/bench/l2_clean_read.hpp"
 
 namespace vlb::fused_b200::bench {
 

@@ -48,10 +48,9 @@ class ColdL2Timer {
 
  private:
   Timing time_once(const Call& call, int iteration, cudaStream_t stream);
-
-  TimerSettings settings_;
   void flush(cudaStream_t stream, int iteration);
 
+  TimerSettings settings_;
   L2Flusher flusher_;
   DeviceBuffer clean_buffer_;  // read after the flush with clean_l2
   DeviceBuffer clean_sink_;

@@ -2,14 +2,13 @@
 // CUTLASS's own sm90 GEMMs, assembled from its builders with its stock TMA epilogue (bf16 out, no bias): what a user
 // could build from the library in a few lines. The stage benchmark times them beside cuBLAS and the stages, so that a
 // gap to cuBLAS can be told apart into mainloop (these kernels have no fused work) and our epilogue.
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <cuda_bf16.h>
 
 namespace vlb::fused_b200::bench {
 
