@@ -153,7 +153,7 @@ class ProjectionEpilogue {
         thread_idx < kBlockN && group.bias != nullptr ? __bfloat162float(group.bias[tile_col0 + thread_idx]) : 0.0f;
     float row_position[3] = {0.0f, 0.0f, 0.0f};
     if (rotate && thread_idx < kBlockM) load_row_positions(group, rows, tile_row0 + thread_idx, row_position);
-    const float inv_freq = thread_idx < kRotarySlots ? rope_inv_freq(thread_idx, kHeadDim) : 0.0f;
+    const float inv_freq = language && thread_idx < kRotarySlots ? rope_inv_freq(thread_idx, kHeadDim) : 0.0f;
 
     // Not unrolled: one copy of the pass's code keeps the kernel small (v3: unrolling 8 passes of 16 rows
     // multiplied the epilogue's instructions and its time).
@@ -332,25 +332,19 @@ class ProjectionEpilogue {
     second = rotate_element(x_second, x_first, cos_value, sin_value, 1.0f) * scale;
   }
 
-  // Four or eight floats from 16-byte aligned shared memory, in 16-byte loads.
-  CUTLASS_DEVICE static float4 load_float4(const float* source) { return *reinterpret_cast<const float4*>(source); }
+  // Eight floats from 16-byte aligned shared memory, in two 16-byte loads.
   CUTLASS_DEVICE static void load_float8(const float* source, float (&values)[kVector]) {
-    *reinterpret_cast<float4*>(values) = load_float4(source);
-    *reinterpret_cast<float4*>(values + 4) = load_float4(source + 4);
+    *reinterpret_cast<float4*>(values) = reinterpret_cast<const float4*>(source)[0];
+    *reinterpret_cast<float4*>(values + 4) = reinterpret_cast<const float4*>(source)[1];
   }
 
-  // Eight bf16 (16 bytes) to columns [col, col+8) of a row of the group's output.
-  CUTLASS_DEVICE void store_packed(const __nv_bfloat162 (&packed)[kVector / 2], int row, int col,
-                                   EpilogueGroup const& group) const {
-    __nv_bfloat16* destination = group.output + static_cast<std::int64_t>(row) * params_.output_ld + col;
-    *reinterpret_cast<uint4*>(destination) = *reinterpret_cast<const uint4*>(packed);
-  }
-
+  // Eight values as bf16 (16 bytes) to columns [col, col+8) of a row of the group's output.
   CUTLASS_DEVICE void store_bf16x8(const float (&values)[kVector], int row, int col, EpilogueGroup const& group) const {
     alignas(16) __nv_bfloat162 packed[kVector / 2];
     CUTLASS_PRAGMA_UNROLL
     for (int v = 0; v < kVector / 2; ++v) packed[v] = __floats2bfloat162_rn(values[2 * v], values[2 * v + 1]);
-    store_packed(packed, row, col, group);
+    __nv_bfloat16* destination = group.output + static_cast<std::int64_t>(row) * params_.output_ld + col;
+    *reinterpret_cast<uint4*>(destination) = *reinterpret_cast<const uint4*>(packed);
   }
 
   Params params_;

@@ -30,17 +30,25 @@ void ColdL2Timer::flush(cudaStream_t stream, int iteration) {
   }
 }
 
-ColdL2Timer::Timing ColdL2Timer::time_once(const Call& call, int iteration, cudaStream_t stream) {
-  flush(stream, iteration);
+double ColdL2Timer::event_us(const Call& enqueue, cudaStream_t stream) {
   VLB_CUDA_CHECK(cudaEventRecord(start_, stream));
-  const auto host_start = std::chrono::steady_clock::now();
-  call(stream);
-  const auto host_stop = std::chrono::steady_clock::now();
+  enqueue(stream);
   VLB_CUDA_CHECK(cudaEventRecord(stop_, stream));
   VLB_CUDA_CHECK(cudaEventSynchronize(stop_));
   float ms = 0.0f;
   VLB_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-  return {1000.0 * ms, std::chrono::duration<double, std::micro>(host_stop - host_start).count()};
+  return 1000.0 * ms;
+}
+
+ColdL2Timer::Timing ColdL2Timer::time_once(const Call& call, int iteration, cudaStream_t stream) {
+  flush(stream, iteration);
+  double host_us = 0.0;
+  const double gpu_us = event_us([&](cudaStream_t s) {
+    const auto host_start = std::chrono::steady_clock::now();
+    call(s);
+    host_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - host_start).count();
+  }, stream);
+  return {gpu_us, host_us};
 }
 
 ColdL2Timer::Timing ColdL2Timer::median(const Call& call, cudaStream_t stream) {
@@ -70,13 +78,8 @@ std::vector<ColdL2Timer::Timing> ColdL2Timer::interleaved_medians(const std::vec
 double ColdL2Timer::flush_us(cudaStream_t stream) {
   std::vector<double> samples;
   for (int iteration = 0; iteration < settings_.warmup_iterations + settings_.timed_iterations; ++iteration) {
-    VLB_CUDA_CHECK(cudaEventRecord(start_, stream));
-    flush(stream, iteration);
-    VLB_CUDA_CHECK(cudaEventRecord(stop_, stream));
-    VLB_CUDA_CHECK(cudaEventSynchronize(stop_));
-    float ms = 0.0f;
-    VLB_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-    if (iteration >= settings_.warmup_iterations) samples.push_back(1000.0 * ms);
+    const double us = event_us([&](cudaStream_t s) { flush(s, iteration); }, stream);
+    if (iteration >= settings_.warmup_iterations) samples.push_back(us);
   }
   return compute_statistics(samples).median;
 }

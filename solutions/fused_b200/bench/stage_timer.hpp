@@ -49,6 +49,8 @@ class ColdL2Timer {
  private:
   Timing time_once(const Call& call, int iteration, cudaStream_t stream);
   void flush(cudaStream_t stream, int iteration);
+  // Microseconds between events recorded on `stream` before and after enqueue(stream).
+  double event_us(const Call& enqueue, cudaStream_t stream);
 
   TimerSettings settings_;
   L2Flusher flusher_;
