@@ -4,8 +4,10 @@ baseline tables (workloads/baselines/*.json: latency in ms keyed by workload uui
 
     scripts/convert_shared_baseline.py /work/shared/baselines/h200-pytorch.json --out-dir workloads/baselines
 
-Writes h200-pytorch-cudagraph.json (pytorch_cuda_graph_us) and h200-pytorch-eager.json (pytorch_eager_us).
-Standard library only.
+Writes h200-pytorch-cudagraph.json (pytorch_cuda_graph_us) and h200-pytorch-eager.json (pytorch_eager_us), and in
+components/ (a folder the harness does not take score baselines from) h200-sdpa-attention.json (sdpa_attention_us: the
+attention alone) and h200-components-sum.json (components_sum_us: cuBLAS GEMMs + SDPA, no RoPE, no launch gaps), which
+fused_b200_operation_bench prints beside its stages. Standard library only.
 """
 import argparse
 import json
@@ -15,14 +17,19 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
-# (output file, field of the measured file, vlbench method name, what the method is)
+# (output file, field of the measured file, vlbench method name, what the method is, how many timed iterations)
 METHODS = [
     ("h200-pytorch-cudagraph.json", "pytorch_cuda_graph_us", "pytorch-sdpa-cudagraph",
      "F.linear with bias, RoPE as elementwise ops, F.scaled_dot_product_attention with enable_gqa, F.linear, "
-     "captured in a CUDA graph"),
+     "captured in a CUDA graph", "50"),
     ("h200-pytorch-eager.json", "pytorch_eager_us", "pytorch-eager",
      "F.linear with bias, RoPE as elementwise ops, F.scaled_dot_product_attention with enable_gqa, F.linear, "
-     "eager"),
+     "eager", "50"),
+    ("components/h200-sdpa-attention.json", "sdpa_attention_us", "sdpa-attention-alone",
+     "F.scaled_dot_product_attention with enable_gqa alone on random Q/K/V (cuDNN's backend)", "30"),
+    ("components/h200-components-sum.json", "components_sum_us", "cublas-sdpa-components-sum",
+     "2 x the cuBLAS Q projection (Q and O) + the cuBLAS K/V projection (one 2048-wide GEMM) + SDPA attention alone, "
+     "each timed alone, no RoPE and no launch gaps", "30"),
 ]
 
 
@@ -57,7 +64,7 @@ def measurement_facts(description):
     return facts
 
 
-def convert(measured, measured_name, uuids, field, method, what):
+def convert(measured, measured_name, uuids, field, method, what, iterations):
     by_shape = {}
     for index, case in enumerate(measured["cases"]):
         key = (case["batch_size"], case["lang_seq_len"], case["vision_seq_len"])
@@ -74,7 +81,7 @@ def convert(measured, measured_name, uuids, field, method, what):
         fail(f"no {field} for workloads {missing}")
     facts = measurement_facts(measured["description"])
     source = (f"{measured_name}: measured on one {measured['gpu']} (driver {facts['driver']}, torch {facts['torch']}) "
-              f"on {facts['date']}; {what}; median of 50 CUDA-event-timed iterations, L2 flushed before each")
+              f"on {facts['date']}; {what}; median of {iterations} CUDA-event-timed iterations, L2 flushed before each")
     return {
         "gpu_key": "H200_SXM",
         "source": source,
@@ -93,9 +100,10 @@ def main():
 
     measured = json.loads(args.measured.read_text())
     uuids = workload_uuids(args.workloads)
-    for file_name, field, method, what in METHODS:
-        table = convert(measured, args.measured.name, uuids, field, method, what)
+    for file_name, field, method, what, iterations in METHODS:
+        table = convert(measured, args.measured.name, uuids, field, method, what, iterations)
         out = args.out_dir / file_name
+        out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(table, indent=2) + "\n")
         print(f"wrote {out} ({len(table['workloads'])} workloads, {method})")
 
