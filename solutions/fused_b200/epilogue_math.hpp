@@ -2,6 +2,8 @@
 // Architecture-neutral epilogue math of the projection GEMMs: bias, 1D RoPE for Q, sectioned 3D RoPE for K and the
 // optional softmax-scale fold. Everything runs in fp32 on the fp32 accumulator; the caller rounds to bf16 once.
 // The same functions run on the host (CPU tests) and inside the sm90 / sm100 epilogues.
+#include <cuda_bf16.h>
+
 #include <cmath>
 #include <cstdint>
 
@@ -23,6 +25,11 @@ inline constexpr int kVisionSectionStart[3] = {0, 42, 84};
 inline constexpr int kVisionSectionWidth[3] = {42, 42, 44};
 static_assert(kVisionSectionStart[1] == 42 && kVisionSectionStart[2] == 84 && kVisionSectionWidth[2] == 44,
               "vision_rotary_pair spells these section bounds out as scalars");
+
+// How a rotated pair is computed. kFp32: in fp32 on the biased accumulator, rounded to bf16 once. kReferenceBf16: the
+// reference's arithmetic (SPEC step 2): the biased value rounded to bf16 (the projection's output), cos and sin rounded
+// to bf16, each product and the sum rounded to bf16.
+enum class RopeArithmetic : int { kFp32 = 0, kReferenceBf16 = 1 };
 
 enum class RopeKind : int {
   kNone = 0,      // bias only (V, O)
@@ -105,6 +112,22 @@ VLB_FUSED_HD float rope_angle(float position, const RotaryPair& pair) {
 // One rotated element: x and its partner already carry their bias.
 VLB_FUSED_HD float rotate_element(float x, float partner, float cos_value, float sin_value, float sign) {
   return fmaf(x, cos_value, sign * partner * sin_value);
+}
+
+VLB_FUSED_HD float round_to_bf16(float x) { return __bfloat162float(__float2bfloat16_rn(x)); }
+
+// rotate_element with the reference's bf16 rounding points (RopeArithmetic::kReferenceBf16).
+VLB_FUSED_HD float rotate_element_bf16(float x, float partner, float cos_value, float sin_value, float sign) {
+  const float cos_bf16 = round_to_bf16(cos_value);
+  const float sin_bf16 = round_to_bf16(sin_value);
+  return round_to_bf16(round_to_bf16(round_to_bf16(x) * cos_bf16) +
+                       sign * round_to_bf16(round_to_bf16(partner) * sin_bf16));
+}
+
+VLB_FUSED_HD float rotate_element(float x, float partner, float cos_value, float sin_value, float sign,
+                                  RopeArithmetic arithmetic) {
+  return arithmetic == RopeArithmetic::kReferenceBf16 ? rotate_element_bf16(x, partner, cos_value, sin_value, sign)
+                                                      : rotate_element(x, partner, cos_value, sin_value, sign);
 }
 
 // The whole epilogue of one element: value = (acc + bias), rotated with its partner, then scaled.

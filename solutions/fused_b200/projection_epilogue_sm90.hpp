@@ -40,6 +40,7 @@ struct EpilogueGroup {
   const __nv_bfloat16* bias = nullptr;       // [N] or null
   const std::int64_t* positions = nullptr;   // kLanguage: [rows]; kVision: [rows, 3]; else null
   int rope = static_cast<int>(RopeKind::kNone);
+  RopeArithmetic rope_arithmetic = RopeArithmetic::kFp32;
   float scale = 1.0f;
 };
 
@@ -251,8 +252,10 @@ class ProjectionEpilogue {
         rope_cos_sin(position * inv_freq, cos_value, sin_value);
         const float x_first = staged[first] + bias_first;
         const float x_second = staged[second] + bias_second;
-        staged[first] = rotate_element(x_first, x_second, cos_value, sin_value, -1.0f) * group.scale;
-        staged[second] = rotate_element(x_second, x_first, cos_value, sin_value, 1.0f) * group.scale;
+        staged[first] = rotate_element(x_first, x_second, cos_value, sin_value, -1.0f, group.rope_arithmetic) *
+                        group.scale;
+        staged[second] = rotate_element(x_second, x_first, cos_value, sin_value, 1.0f, group.rope_arithmetic) *
+                         group.scale;
       }
     }
   }
@@ -314,7 +317,7 @@ class ProjectionEpilogue {
       load_float8(shared.language_inv_freq + slot0, inv_freq);
       CUTLASS_PRAGMA_UNROLL
       for (int v = 0; v < kVector; ++v) {
-        rotate_language(position * inv_freq[v], first[v] + bias_first[v], second[v] + bias_second[v], group.scale,
+        rotate_language(position * inv_freq[v], first[v] + bias_first[v], second[v] + bias_second[v], group,
                         first[v], second[v]);
       }
       store_bf16x8(first, row, tile_col0 + first0, group);
@@ -323,13 +326,13 @@ class ProjectionEpilogue {
   }
 
   // One rotary pair of Q: x_first = x[c] and x_second = x[c+64] with their bias; scale after the rotation.
-  CUTLASS_DEVICE static void rotate_language(float angle, float x_first, float x_second, float scale, float& first,
-                                             float& second) {
+  CUTLASS_DEVICE static void rotate_language(float angle, float x_first, float x_second, EpilogueGroup const& group,
+                                             float& first, float& second) {
     float cos_value = 0.0f;
     float sin_value = 0.0f;
     rope_cos_sin(angle, cos_value, sin_value);
-    first = rotate_element(x_first, x_second, cos_value, sin_value, -1.0f) * scale;
-    second = rotate_element(x_second, x_first, cos_value, sin_value, 1.0f) * scale;
+    first = rotate_element(x_first, x_second, cos_value, sin_value, -1.0f, group.rope_arithmetic) * group.scale;
+    second = rotate_element(x_second, x_first, cos_value, sin_value, 1.0f, group.rope_arithmetic) * group.scale;
   }
 
   // Eight floats from 16-byte aligned shared memory, in two 16-byte loads.

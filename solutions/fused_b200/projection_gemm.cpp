@@ -1,28 +1,11 @@
 #include "solutions/fused_b200/projection_gemm.hpp"
 
-#include <string>
-
-#include "harness/core/cuda_check.hpp"
-#include "harness/core/errors.hpp"
 #include "harness/core/problem.hpp"
+#include "solutions/fused_b200/kernel_architecture.hpp"
 #include "solutions/fused_b200/projection_kernels.hpp"
 
 namespace vlb::fused_b200 {
 namespace {
-
-int current_compute_major() {
-  int device = 0;
-  VLB_CUDA_CHECK(cudaGetDevice(&device));
-  int major = 0;
-  VLB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  return major;
-}
-
-[[noreturn]] void throw_no_kernel(int major) {
-  throw SystemError("fused_b200 projection: no kernel for compute capability " + std::to_string(major) +
-                    ".x in this build (kernels exist for sm_90a only; configure with VLBENCH_GPU_TARGETS including 90a "
-                    "and run on a Hopper GPU)");
-}
 
 ProjectionShape stage_shape(std::int64_t rows, std::int64_t out_features, int groups) {
   return ProjectionShape{rows, out_features, ModelDims::kHidden, groups};
@@ -43,15 +26,12 @@ std::size_t projection_workspace_bytes(const ProjectionShape& shape, int sm_coun
 
 void launch_projection(const ProjectionLaunch& launch, int sm_count, Workspace workspace, cudaStream_t stream) {
   check_projection_shape(launch.shape);
-  const int major = current_compute_major();
+  switch (current_kernel_architecture()) {
 #if defined(VLBENCH_HAS_SM90)
-  if (major == 9) {
-    sm90::launch_projection(launch, sm_count, workspace, stream);
-    return;
-  }
+    case KernelArchitecture::kSm90: sm90::launch_projection(launch, sm_count, workspace, stream); return;
 #endif
-  (void)sm_count, (void)workspace, (void)stream;
-  throw_no_kernel(major);
+    default: (void)sm_count, (void)workspace, (void)stream; throw_no_kernel("projection");
+  }
 }
 
 std::size_t q_projection_workspace_bytes(std::int64_t rows, int sm_count) {
@@ -60,11 +40,12 @@ std::size_t q_projection_workspace_bytes(std::int64_t rows, int sm_count) {
 
 void launch_q_projection(const bf16* language_hidden, std::int64_t rows, const bf16* q_weight, const bf16* q_bias,
                          const std::int64_t* language_position_ids, float q_scale, bf16* q_out, int sm_count,
-                         Workspace workspace, cudaStream_t stream) {
+                         Workspace workspace, cudaStream_t stream, RopeArithmetic rope_arithmetic) {
   ProjectionLaunch launch;
   launch.activations = language_hidden;
   launch.shape = stage_shape(rows, ModelDims::kQProjDim, 1);
-  launch.outputs[0] = ProjectionOutput{q_weight, q_bias, q_out, RopeKind::kLanguage, language_position_ids, q_scale};
+  launch.outputs[0] =
+      ProjectionOutput{q_weight, q_bias, q_out, RopeKind::kLanguage, language_position_ids, q_scale, rope_arithmetic};
   launch_projection(launch, sm_count, workspace, stream);
 }
 
@@ -74,11 +55,13 @@ std::size_t kv_projection_workspace_bytes(std::int64_t rows, int sm_count) {
 
 void launch_kv_projection(const bf16* vision_hidden, std::int64_t rows, const bf16* k_weight, const bf16* k_bias,
                           const bf16* v_weight, const bf16* v_bias, const std::int64_t* vision_grid_thw, bf16* k_out,
-                          bf16* v_out, int sm_count, Workspace workspace, cudaStream_t stream) {
+                          bf16* v_out, int sm_count, Workspace workspace, cudaStream_t stream,
+                          RopeArithmetic rope_arithmetic) {
   ProjectionLaunch launch;
   launch.activations = vision_hidden;
   launch.shape = stage_shape(rows, ModelDims::kKvProjDim, 2);
-  launch.outputs[0] = ProjectionOutput{k_weight, k_bias, k_out, RopeKind::kVision, vision_grid_thw, 1.0f};
+  launch.outputs[0] =
+      ProjectionOutput{k_weight, k_bias, k_out, RopeKind::kVision, vision_grid_thw, 1.0f, rope_arithmetic};
   launch.outputs[1] = ProjectionOutput{v_weight, v_bias, v_out, RopeKind::kNone, nullptr, 1.0f};
   launch_projection(launch, sm_count, workspace, stream);
 }

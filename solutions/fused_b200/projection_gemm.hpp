@@ -33,6 +33,7 @@ struct ProjectionOutput {
   RopeKind rope = RopeKind::kNone;
   const std::int64_t* positions = nullptr;   // kLanguage: [rows]; kVision: [rows, 3] (t, h, w)
   float scale = 1.0f;                        // applied after RoPE (softmax-scale folding)
+  RopeArithmetic rope_arithmetic = RopeArithmetic::kFp32;
 };
 
 // One launch: shape.groups outputs of the same shape that share the activations.
@@ -51,12 +52,14 @@ void launch_projection(const ProjectionLaunch& launch, int sm_count, Workspace w
 std::size_t q_projection_workspace_bytes(std::int64_t rows, int sm_count);
 void launch_q_projection(const bf16* language_hidden, std::int64_t rows, const bf16* q_weight, const bf16* q_bias,
                          const std::int64_t* language_position_ids, float q_scale, bf16* q_out, int sm_count,
-                         Workspace workspace, cudaStream_t stream);
+                         Workspace workspace, cudaStream_t stream,
+                         RopeArithmetic rope_arithmetic = RopeArithmetic::kFp32);
 
 std::size_t kv_projection_workspace_bytes(std::int64_t rows, int sm_count);
 void launch_kv_projection(const bf16* vision_hidden, std::int64_t rows, const bf16* k_weight, const bf16* k_bias,
                           const bf16* v_weight, const bf16* v_bias, const std::int64_t* vision_grid_thw, bf16* k_out,
-                          bf16* v_out, int sm_count, Workspace workspace, cudaStream_t stream);
+                          bf16* v_out, int sm_count, Workspace workspace, cudaStream_t stream,
+                          RopeArithmetic rope_arithmetic = RopeArithmetic::kFp32);
 
 std::size_t o_projection_workspace_bytes(std::int64_t rows, int sm_count);
 void launch_o_projection(const bf16* attention, std::int64_t rows, const bf16* o_weight, bf16* output, int sm_count,

@@ -63,6 +63,7 @@ struct ProjectionGemm {
     group.bias = output.bias;
     group.positions = output.positions;
     group.rope = static_cast<int>(output.rope);
+    group.rope_arithmetic = output.rope_arithmetic;
     group.scale = output.scale;
     return group;
   }

@@ -132,3 +132,36 @@ TEST_CASE("a pair's rotation preserves its norm at random positions", "[fused_b2
     CHECK(out_a * out_a + out_b * out_b == Approx(a * a + b * b).epsilon(1e-4));
   }
 }
+
+namespace {
+// bf16 rounding written independently of the epilogue: keep 8 significant bits, ties to even, on the exact double.
+double bf16_of(double x) {
+  if (x == 0.0) return x;
+  int exponent = 0;
+  const double mantissa = std::frexp(x, &exponent);  // x = mantissa * 2^exponent, 0.5 <= |mantissa| < 1
+  return std::ldexp(std::nearbyint(std::ldexp(mantissa, 8)), exponent - 8);
+}
+}  // namespace
+
+TEST_CASE("the reference's bf16 RoPE arithmetic rounds the inputs, cos, sin, both products and the sum",
+          "[fused_b200][rope]") {
+  std::mt19937_64 rng(515);
+  std::normal_distribution<float> normal(0.0f, 1.5f);
+  std::uniform_real_distribution<float> angle(-3.14159f, 3.14159f);
+  for (int i = 0; i < 2000; ++i) {
+    const float x = normal(rng), partner = normal(rng), a = angle(rng);
+    const float cos_value = std::cos(a), sin_value = std::sin(a);
+    for (float sign : {-1.0f, 1.0f}) {
+      const double expected =
+          bf16_of(bf16_of(bf16_of(x) * bf16_of(cos_value)) + sign * bf16_of(bf16_of(partner) * bf16_of(sin_value)));
+      CHECK(rotate_element(x, partner, cos_value, sin_value, sign, RopeArithmetic::kReferenceBf16) == expected);
+      // The fp32 arithmetic rounds nothing on the way: it stays within fp32 steps of the exact rotation.
+      const double exact = static_cast<double>(x) * cos_value + sign * static_cast<double>(partner) * sin_value;
+      CHECK(rotate_element(x, partner, cos_value, sin_value, sign, RopeArithmetic::kFp32) ==
+            Approx(exact).margin(1e-6));
+    }
+  }
+  // Exactly representable inputs with cos 1, sin 0 come back unchanged; a value between bf16 steps does not.
+  CHECK(rotate_element(1.5f, 0.75f, 1.0f, 0.0f, 1.0f, RopeArithmetic::kReferenceBf16) == 1.5f);
+  CHECK(rotate_element(1.001f, 0.0f, 1.0f, 0.0f, 1.0f, RopeArithmetic::kReferenceBf16) == 1.0f);
+}

@@ -75,6 +75,20 @@ std::vector<ColdL2Timer::Timing> ColdL2Timer::interleaved_medians(const std::vec
   return medians;
 }
 
+std::vector<double> ColdL2Timer::interval_medians(const IntervalCall& call, cudaStream_t stream) {
+  std::vector<std::vector<double>> samples;
+  for (int iteration = 0; iteration < settings_.warmup_iterations + settings_.timed_iterations; ++iteration) {
+    flush(stream, iteration);
+    const std::vector<double> intervals = call(stream);
+    if (iteration < settings_.warmup_iterations) continue;
+    samples.resize(intervals.size());
+    for (std::size_t i = 0; i < intervals.size(); ++i) samples[i].push_back(intervals[i]);
+  }
+  std::vector<double> medians;
+  for (const std::vector<double>& interval : samples) medians.push_back(compute_statistics(interval).median);
+  return medians;
+}
+
 double ColdL2Timer::flush_us(cudaStream_t stream) {
   std::vector<double> samples;
   for (int iteration = 0; iteration < settings_.warmup_iterations + settings_.timed_iterations; ++iteration) {

@@ -43,6 +43,11 @@ class ColdL2Timer {
   // call alike: the ratios between them are what the benchmark reports.
   std::vector<Timing> interleaved_medians(const std::vector<Call>& calls, cudaStream_t stream);
 
+  // Medians of the intervals a call measures itself (events between its stages, say): call(stream) enqueues the work,
+  // waits for it and returns each interval's microseconds. Flushed before every iteration like the other calls.
+  using IntervalCall = std::function<std::vector<double>(cudaStream_t)>;
+  std::vector<double> interval_medians(const IntervalCall& call, cudaStream_t stream);
+
   // Median event-timed microseconds of the L2 flush itself.
   double flush_us(cudaStream_t stream);
 

@@ -1,0 +1,118 @@
+#pragma once
+// The sm90a attention kernel's configuration (included by the sm90 attention files only): tile shapes, the two
+// wgmma TiledMmas, the shared-memory layouts that TMA fills and wgmma reads, the pipelines, the kernel parameters
+// and the named barriers.
+//
+// Shape of a CTA: one producer warp (TMA) and two consumer warpgroups, each owning 64 of the tile's 128 query rows
+// (FlashAttention-3's forward layout for head_dim 128). K and V tiles stream through kStages-deep TMA pipelines.
+#include <cuda.h>
+
+#include <cute/tensor.hpp>
+#include <cutlass/arch/barrier.h>
+#include <cutlass/bfloat16.h>
+#include <cutlass/pipeline/pipeline.hpp>
+
+#include <cstdint>
+
+#include "solutions/fused_b200/attention_schedule.hpp"
+#include "solutions/fused_b200/attention_softmax.hpp"
+
+namespace vlb::fused_b200::sm90 {
+
+template <int kBlockN_, int kStages_, ScoreNumerics kScoreNumerics_>
+struct AttentionConfig {
+  using Element = cutlass::bfloat16_t;
+  static constexpr ScoreNumerics kScoreNumerics = kScoreNumerics_;
+
+  static constexpr int kHeadDim = ::vlb::fused_b200::kHeadDim;
+  static constexpr int kBlockM = kAttentionBlockM;  // 4 query heads x 32 tokens
+  static constexpr int kBlockN = kBlockN_;          // keys per KV tile
+  static constexpr int kStages = kStages_;          // K (and V) tiles in flight
+  static constexpr int kConsumerWarpGroups = 2;
+  static constexpr int kRowsPerConsumer = kBlockM / kConsumerWarpGroups;  // 64: one wgmma M
+  static constexpr int kConsumerThreads = kConsumerWarpGroups * 128;
+  static constexpr int kThreads = kConsumerThreads + 128;  // + the producer warpgroup (one warp of it works)
+  // Register split (setmaxnreg): the producer needs few; the consumers hold S, P and O (64 + 32 + 64 per thread).
+  static constexpr int kProducerRegisters = 24;
+  static constexpr int kConsumerRegisters = 240;
+  // A 128-byte-swizzled TMA box is 64 bf16 wide: a head (128 columns) is two boxes.
+  static constexpr int kBoxColumns = 64;
+  static constexpr int kBoxesPerRow = kHeadDim / kBoxColumns;
+
+  static_assert(kBlockN % 16 == 0 && kBlockN >= 16 && kBlockN <= 256, "kBlockN: a multiple of 16 up to 256 (wgmma N)");
+  static_assert(kStages >= 2, "kStages: at least 2 so that a load overlaps the product");
+  static_assert(kRowsPerConsumer == 64, "one 64-row wgmma per consumer warpgroup");
+  static_assert(kProducerRegisters * 128 + kConsumerRegisters * kConsumerThreads <= 64 * 1024,
+                "register split exceeds the SM's 64K registers");
+
+  // S = Q K^T: both operands from shared memory, K-major.
+  using TiledMmaQK = decltype(cute::make_tiled_mma(
+      cute::GMMA::ss_op_selector<Element, Element, float,
+                                 cute::Shape<cute::Int<kRowsPerConsumer>, cute::Int<kBlockN>, cute::Int<kHeadDim>>>(),
+      cute::Layout<cute::Shape<cute::Int<kConsumerWarpGroups>, cute::_1, cute::_1>>{}));
+  // O += P V: P from registers (the scores' accumulators, rounded to bf16), V from shared memory read MN-major.
+  using TiledMmaPV = decltype(cute::make_tiled_mma(
+      cute::GMMA::rs_op_selector<Element, Element, float,
+                                 cute::Shape<cute::Int<kRowsPerConsumer>, cute::Int<kHeadDim>, cute::Int<kBlockN>>,
+                                 cute::GMMA::Major::K, cute::GMMA::Major::MN>(),
+      cute::Layout<cute::Shape<cute::Int<kConsumerWarpGroups>, cute::_1, cute::_1>>{}));
+
+  // Every tile is [rows][head_dim] with 128-byte swizzled rows of 64 columns, stored as two column halves:
+  // exactly what two TMA boxes (64 columns, all rows) write, and what wgmma reads.
+  using SmemAtom = cute::GMMA::Layout_K_SW128_Atom<Element>;
+  using SmemLayoutQ = decltype(cute::tile_to_shape(SmemAtom{}, cute::Shape<cute::Int<kBlockM>, cute::Int<kHeadDim>>{}));
+  using SmemLayoutKV = decltype(cute::tile_to_shape(
+      SmemAtom{}, cute::Shape<cute::Int<kBlockN>, cute::Int<kHeadDim>, cute::Int<kStages>>{}));
+  // V seen as the P V product's B operand: (head_dim, keys, stage), the same bytes.
+  using SmemLayoutVt = decltype(cute::composition(
+      SmemLayoutKV{}, cute::make_ordered_layout(cute::Shape<cute::Int<kHeadDim>, cute::Int<kBlockN>, cute::Int<kStages>>{},
+                                                cute::Step<cute::_2, cute::_1, cute::_3>{})));
+  using SmemLayoutO = SmemLayoutQ;
+
+  static constexpr std::uint32_t kQTileBytes = kBlockM * kHeadDim * sizeof(Element);
+  static constexpr std::uint32_t kKvTileBytes = kBlockN * kHeadDim * sizeof(Element);
+
+  using Pipeline = cutlass::PipelineTmaAsync<kStages>;
+  using PipelineState = cutlass::PipelineState<kStages>;
+
+  struct SharedStorage {
+    cute::array_aligned<Element, cute::cosize_v<SmemLayoutQ>, 1024> q;
+    cute::array_aligned<Element, cute::cosize_v<SmemLayoutKV>, 1024> k;
+    cute::array_aligned<Element, cute::cosize_v<SmemLayoutKV>, 1024> v;
+    cute::array_aligned<Element, cute::cosize_v<SmemLayoutO>, 1024> out;
+    alignas(16) typename Pipeline::SharedStorage k_pipeline;
+    alignas(16) typename Pipeline::SharedStorage v_pipeline;
+    alignas(8) cutlass::arch::ClusterTransactionBarrier q_full;
+  };
+  // The dynamic shared memory base is aligned up to 1024 bytes inside the kernel (128-byte swizzle atoms).
+  static constexpr int kSharedBytes = static_cast<int>(sizeof(SharedStorage)) + 1024;
+  static_assert(kSharedBytes <= 227 * 1024, "shared memory per CTA exceeds the sm_90 limit");
+};
+
+// Kernel parameters: 4-D TMA descriptors (head_dim, heads, tokens, batch) of Q, K, V and the output.
+struct AttentionParams {
+  CUtensorMap q;    // box (64, 4, 32, 1): one column half of a 128-row tile
+  CUtensorMap k;    // box (64, 1, kBlockN, 1)
+  CUtensorMap v;    // box (64, 1, kBlockN, 1)
+  CUtensorMap out;  // box (64, 4, 16, 1): one column half of a consumer warpgroup's 64 rows
+  std::int64_t tiles = 0;
+  int token_blocks = 0;
+  int kv_blocks = 0;
+  int valid_keys_in_last_block = 0;  // 1 .. kBlockN
+};
+
+// Named barriers (ids after CUTLASS's reserved ones).
+enum class AttentionBarrier : std::uint32_t {
+  kQueryEmpty = 0,       // consumers are done reading Q: the producer may load the next tile's
+  kMmaWarpGroup0 = 1,    // kMmaWarpGroup0 + w: warpgroup w may issue its GEMMs (the two take turns)
+  kEpilogue0 = 3,        // kEpilogue0 + w: warpgroup w's output staging
+};
+
+CUTE_DEVICE void named_barrier_sync(int threads, AttentionBarrier barrier, int offset = 0) {
+  cutlass::arch::NamedBarrier::sync(threads, static_cast<std::uint32_t>(barrier) + offset);
+}
+CUTE_DEVICE void named_barrier_arrive(int threads, AttentionBarrier barrier, int offset = 0) {
+  cutlass::arch::NamedBarrier::arrive(threads, static_cast<std::uint32_t>(barrier) + offset);
+}
+
+}  // namespace vlb::fused_b200::sm90

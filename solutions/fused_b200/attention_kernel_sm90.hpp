@@ -1,0 +1,73 @@
+#pragma once
+// The sm90a attention kernel (included by attention_sm90.cu): a persistent, warp-specialized CTA made of the
+// mainloop (attention_mainloop_sm90.hpp), the epilogue (attention_epilogue_sm90.hpp) and the static round-robin tile
+// scheduler (attention_schedule.hpp). Warpgroup 0 is the producer (its first warp issues TMA), warpgroups 1 and 2
+// consume; both sides walk the same tile sequence.
+#include <cute/tensor.hpp>
+#include <cutlass/arch/barrier.h>
+#include <cutlass/arch/reg_reconfig.h>
+#include <cutlass/pipeline/pipeline.hpp>
+
+#include "solutions/fused_b200/attention_config_sm90.hpp"
+#include "solutions/fused_b200/attention_epilogue_sm90.hpp"
+#include "solutions/fused_b200/attention_mainloop_sm90.hpp"
+
+namespace vlb::fused_b200::sm90 {
+
+template <class Config>
+__global__ void __launch_bounds__(Config::kThreads, 1) attention_kernel(const __grid_constant__ AttentionParams params) {
+  using Mainloop = AttentionMainloop<Config>;
+  using Epilogue = AttentionEpilogue<Config>;
+  using Pipeline = typename Config::Pipeline;
+  using SharedStorage = typename Config::SharedStorage;
+
+  extern __shared__ char shared_bytes[];
+  const auto aligned = (reinterpret_cast<std::uintptr_t>(shared_bytes) + 1023) & ~std::uintptr_t{1023};
+  SharedStorage& storage = *reinterpret_cast<SharedStorage*>(aligned);
+
+  const int warp_group = static_cast<int>(threadIdx.x) / 128;
+  const bool producer_warp = threadIdx.x < 32;
+
+  if (threadIdx.x == 0) {
+    cute::prefetch_tma_descriptor(&params.q);
+    cute::prefetch_tma_descriptor(&params.k);
+    cute::prefetch_tma_descriptor(&params.v);
+    cute::prefetch_tma_descriptor(&params.out);
+    storage.q_full.init(1);
+  }
+  typename Pipeline::Params pipeline_params;
+  pipeline_params.transaction_bytes = Config::kKvTileBytes;
+  pipeline_params.num_consumers = Config::kConsumerThreads;
+  pipeline_params.is_leader = threadIdx.x == 0;
+  pipeline_params.role = warp_group > 0    ? Pipeline::ThreadCategory::Consumer
+                         : producer_warp ? Pipeline::ThreadCategory::Producer
+                                         : Pipeline::ThreadCategory::NonParticipant;
+  Pipeline k_pipeline(storage.k_pipeline, pipeline_params, cute::Shape<cute::_1, cute::_1, cute::_1>{});
+  Pipeline v_pipeline(storage.v_pipeline, pipeline_params, cute::Shape<cute::_1, cute::_1, cute::_1>{});
+  cutlass::arch::fence_barrier_init();
+  __syncthreads();  // barriers initialized before anyone waits on them
+
+  if (warp_group == 0) {
+    cutlass::arch::warpgroup_reg_dealloc<Config::kProducerRegisters>();
+    if (producer_warp) Mainloop::produce(params, storage, k_pipeline, v_pipeline);
+  } else {
+    cutlass::arch::warpgroup_reg_alloc<Config::kConsumerRegisters>();
+    const int thread = static_cast<int>(threadIdx.x) - 128;
+    typename Config::PipelineState k_read;
+    typename Config::PipelineState v_read;
+    typename Config::TiledMmaPV mma_pv;
+    auto output_fragment =
+        cute::partition_fragment_C(mma_pv, cute::Shape<cute::Int<Config::kBlockM>, cute::Int<Config::kHeadDim>>{});
+    Mainloop::start_consumers(thread / 128);
+    int tile_iteration = 0;
+    for (std::int64_t index = blockIdx.x; index < params.tiles; index += gridDim.x, ++tile_iteration) {
+      const AttentionTile tile = attention_tile(index, params.token_blocks);
+      storage.q_full.wait(tile_iteration & 1);
+      Mainloop::consume(params, storage, k_pipeline, v_pipeline, k_read, v_read, thread, output_fragment);
+      Epilogue::store(params, storage, tile, thread, output_fragment);
+    }
+    Epilogue::drain(thread);
+  }
+}
+
+}  // namespace vlb::fused_b200::sm90

@@ -1,0 +1,12 @@
+#pragma once
+// Per-architecture entry points behind attention.cpp's dispatcher.
+#include <cuda_runtime.h>
+
+#include "solutions/fused_b200/attention.hpp"
+
+namespace vlb::fused_b200::sm90 {
+
+void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count, cudaStream_t stream,
+                      ScoreNumerics numerics);
+
+}  // namespace vlb::fused_b200::sm90

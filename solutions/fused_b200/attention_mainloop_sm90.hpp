@@ -1,0 +1,223 @@
+#pragma once
+// The sm90a attention mainloop (included by attention_kernel_sm90.hpp): the producer warp's TMA loads and the
+// consumer warpgroups' S = Q K^T, online softmax and O += P V over one tile's KV blocks.
+//
+// Overlap, as FlashAttention-3: (1) inside a warpgroup, each step issues S_j = Q K_j^T and O += P_{j+1} V_{j+1}
+// back to back and runs the softmax of S_j while the P V product is on the tensor cores; (2) between the two
+// warpgroups, named barriers make them issue their GEMMs in turns, so one's softmax runs under the other's GEMMs.
+// KV blocks run from the last to the first, so the only partial block (the tail of Lv) is the first one processed,
+// the only one masked.
+#include <cute/tensor.hpp>
+#include <cutlass/arch/barrier.h>
+#include <cutlass/numeric_conversion.h>
+
+#include "solutions/fused_b200/attention_config_sm90.hpp"
+#include "solutions/fused_b200/attention_softmax.hpp"
+
+namespace vlb::fused_b200::sm90 {
+
+// A wgmma accumulator fragment ((2, 2, V), M, N) seen as (rows, cols): ((2, M), (2, V, N)). On Hopper a thread holds
+// 2 adjacent columns of row r and of row r + 8 in each 8-column block.
+template <class Layout>
+CUTE_HOST_DEVICE constexpr auto accumulator_rows_cols(const Layout& acc) {
+  using namespace cute;
+  return make_layout(make_layout(get<0, 1>(acc), get<1>(acc)), make_layout(get<0, 0>(acc), get<0, 2>(acc), get<2>(acc)));
+}
+
+// The score accumulators ((2, 2, V), M, N) as the A operand of P V from registers: ((2, 2, 2), M, (V/2, N)). Two
+// 8-column blocks of S are one 16-deep k-step, in the same register order, so no data moves.
+template <class Layout>
+CUTE_HOST_DEVICE constexpr auto accumulator_as_operand_a(const Layout& acc) {
+  using namespace cute;
+  auto column_blocks = logical_divide(get<0, 2>(acc), Int<2>{});
+  return make_layout(make_layout(get<0, 0>(acc), get<0, 1>(acc), get<0>(column_blocks)), get<1>(acc),
+                     make_layout(get<1>(column_blocks), get<2>(acc)));
+}
+
+// Issues one warpgroup GEMM (all k-steps) and commits it; the caller waits with cute::warpgroup_wait<n>.
+template <bool kZeroAccumulator, class TiledMma, class TensorA, class TensorB, class TensorC>
+CUTE_DEVICE void issue_warpgroup_gemm(TiledMma& mma, const TensorA& a, const TensorB& b, TensorC& c) {
+  using namespace cute;
+  // Shared-memory operands are wgmma descriptors; only a register A (P) needs its registers fenced.
+  constexpr bool kAInRegisters =
+      !is_same_v<remove_cvref_t<typename TensorA::engine_type::iterator>, GMMA::DescriptorIterator>;
+  if constexpr (kAInRegisters) warpgroup_fence_operand(const_cast<TensorA&>(a));
+  warpgroup_fence_operand(c);
+  warpgroup_arrive();
+  if constexpr (kZeroAccumulator) mma.accumulate_ = GMMA::ScaleOut::Zero;
+  CUTE_UNROLL
+  for (int k_step = 0; k_step < size<2>(a); ++k_step) {
+    gemm(mma, a(_, _, k_step), b(_, _, k_step), c);
+    mma.accumulate_ = GMMA::ScaleOut::One;
+  }
+  warpgroup_commit_batch();
+  warpgroup_fence_operand(c);
+  if constexpr (kAInRegisters) warpgroup_fence_operand(const_cast<TensorA&>(a));
+}
+
+template <class Config>
+struct AttentionMainloop {
+  using Element = typename Config::Element;
+  using Pipeline = typename Config::Pipeline;
+  using PipelineState = typename Config::PipelineState;
+  using SharedStorage = typename Config::SharedStorage;
+  static constexpr int kBlockN = Config::kBlockN;
+  static constexpr int kRowsPerThread = 2;  // rows r and r + 8 of the warp's 16
+
+  // ---- producer (lane 0 of the producer warp issues every load) ----
+
+  // One tile (rows or keys) of a [head_dim, heads, tokens, batch] tensor: two 64-column boxes, one per column half.
+  CUTE_DEVICE static void load_tile(const CUtensorMap& map, std::uint64_t* barrier, Element* smem, int tile_rows,
+                                    int head, int token, int batch, cute::TMA::CacheHintSm90 hint) {
+    CUTE_UNROLL
+    for (int half = 0; half < Config::kBoxesPerRow; ++half) {
+      cute::SM90_TMA_LOAD_4D::copy(&map, barrier, static_cast<std::uint64_t>(hint),
+                                   smem + half * tile_rows * Config::kBoxColumns, half * Config::kBoxColumns, head,
+                                   token, batch);
+    }
+  }
+
+  CUTE_DEVICE static void load_kv_block(const CUtensorMap& map, Pipeline& pipeline, PipelineState& state,
+                                        Element* smem, int kv_block, const AttentionTile& tile) {
+    pipeline.producer_acquire(state);
+    auto* barrier = reinterpret_cast<std::uint64_t*>(pipeline.producer_get_barrier(state));
+    // K and V are read by every token block of their (batch, kv head): keep them in L2.
+    load_tile(map, barrier, smem + state.index() * kBlockN * Config::kHeadDim, kBlockN, tile.kv_head,
+              kv_block * kBlockN, tile.batch, cute::TMA::CacheHintSm90::EVICT_LAST);
+    ++state;
+  }
+
+  // Q once per tile (after the consumers released the previous one), then K and V from the last block to the first,
+  // each V one step behind its K so that the first S = Q K^T can start before any V arrives.
+  CUTE_DEVICE static void produce(const AttentionParams& params, SharedStorage& storage, Pipeline& k_pipeline,
+                                  Pipeline& v_pipeline) {
+    PipelineState k_write = cutlass::make_producer_start_state<Pipeline>();
+    PipelineState v_write = cutlass::make_producer_start_state<Pipeline>();
+    const bool issuing_thread = threadIdx.x == 0;  // the pipelines' leader (it arms their barriers)
+    for (std::int64_t index = blockIdx.x; index < params.tiles; index += gridDim.x) {
+      const AttentionTile tile = attention_tile(index, params.token_blocks);
+      named_barrier_sync(Config::kConsumerThreads + 32, AttentionBarrier::kQueryEmpty);
+      if (issuing_thread) {
+        storage.q_full.arrive_and_expect_tx(Config::kQTileBytes);
+        load_tile(params.q, reinterpret_cast<std::uint64_t*>(&storage.q_full), storage.q.data(), Config::kBlockM,
+                  tile.kv_head * kQueryHeadsPerKvHead, tile.token_block * kTokensPerTile, tile.batch,
+                  cute::TMA::CacheHintSm90::EVICT_FIRST);
+        const int last = params.kv_blocks - 1;
+        load_kv_block(params.k, k_pipeline, k_write, storage.k.data(), last, tile);
+        for (int block = last; block > 0; --block) {
+          load_kv_block(params.k, k_pipeline, k_write, storage.k.data(), block - 1, tile);
+          load_kv_block(params.v, v_pipeline, v_write, storage.v.data(), block, tile);
+        }
+        load_kv_block(params.v, v_pipeline, v_write, storage.v.data(), 0, tile);
+      }
+      __syncwarp();
+    }
+  }
+
+  // ---- consumers (two warpgroups; `thread` is 0..255 over both) ----
+
+  // The two warpgroups issue their GEMMs in turns: wait for this one's turn, then hand the turn to the other.
+  CUTE_DEVICE static void wait_gemm_turn(int warp_group) {
+    named_barrier_sync(Config::kConsumerThreads, AttentionBarrier::kMmaWarpGroup0, warp_group);
+  }
+  CUTE_DEVICE static void pass_gemm_turn(int warp_group) {
+    named_barrier_arrive(Config::kConsumerThreads, AttentionBarrier::kMmaWarpGroup0, 1 - warp_group);
+  }
+  // Called once before the first tile: the producer may load the first Q, and warpgroup 0 has the first turn.
+  CUTE_DEVICE static void start_consumers(int warp_group) {
+    named_barrier_arrive(Config::kConsumerThreads + 32, AttentionBarrier::kQueryEmpty);
+    if (warp_group == 0) named_barrier_arrive(Config::kConsumerThreads, AttentionBarrier::kMmaWarpGroup0, 0);
+  }
+  CUTE_DEVICE static void release_query() {
+    named_barrier_arrive(Config::kConsumerThreads + 32, AttentionBarrier::kQueryEmpty);
+  }
+
+  template <class Scores>
+  CUTE_DEVICE static auto probabilities_as_operand(const Scores& scores) {
+    using namespace cute;
+    Tensor probabilities = make_tensor<Element>(accumulator_as_operand_a(scores.layout()));
+    constexpr int kCount = decltype(size(scores))::value;
+    cutlass::NumericArrayConverter<Element, float, kCount> convert;
+    *reinterpret_cast<cutlass::Array<Element, kCount>*>(probabilities.data()) =
+        convert(*reinterpret_cast<const cutlass::Array<float, kCount>*>(scores.data()));
+    return probabilities;
+  }
+
+  // One tile: on return `output` holds O (fp32, normalized) for the thread's fragment of the tile's rows.
+  template <class OutputFragment>
+  CUTE_DEVICE static void consume(const AttentionParams& params, SharedStorage& storage, Pipeline& k_pipeline,
+                                  Pipeline& v_pipeline, PipelineState& k_read, PipelineState& v_read, int thread,
+                                  OutputFragment& output_fragment) {
+    using namespace cute;
+    const int warp_group = thread / 128;
+    typename Config::TiledMmaQK mma_qk;
+    typename Config::TiledMmaPV mma_pv;
+    auto thread_qk = mma_qk.get_thread_slice(thread);
+    auto thread_pv = mma_pv.get_thread_slice(thread);
+
+    Tensor smem_q = make_tensor(make_smem_ptr(storage.q.data()), typename Config::SmemLayoutQ{});
+    Tensor smem_k = make_tensor(make_smem_ptr(storage.k.data()), typename Config::SmemLayoutKV{});
+    Tensor smem_vt = make_tensor(make_smem_ptr(storage.v.data()), typename Config::SmemLayoutVt{});
+    Tensor q_operand = thread_qk.partition_fragment_A(smem_q);   // (MMA, MMA_M, MMA_K)
+    Tensor k_operand = thread_qk.partition_fragment_B(smem_k);   // (MMA, MMA_N, MMA_K, stage)
+    Tensor v_operand = thread_pv.partition_fragment_B(smem_vt);  // (MMA, MMA_N, MMA_K, stage)
+
+    Tensor score_fragment = partition_fragment_C(mma_qk, Shape<Int<Config::kBlockM>, Int<kBlockN>>{});
+    Tensor scores = make_tensor(score_fragment.data(), accumulator_rows_cols(score_fragment.layout()));
+    Tensor key_coordinates_fragment = thread_qk.partition_C(make_identity_tensor(Shape<Int<Config::kBlockM>, Int<kBlockN>>{}));
+    Tensor key_coordinates =
+        make_tensor(key_coordinates_fragment.data(), accumulator_rows_cols(key_coordinates_fragment.layout()));
+    Tensor output = make_tensor(output_fragment.data(), accumulator_rows_cols(output_fragment.layout()));
+    static_assert(decltype(size<0>(scores))::value == kRowsPerThread);
+
+    OnlineSoftmax<kRowsPerThread, 4, Config::kScoreNumerics> softmax;
+    float output_scale[kRowsPerThread];
+    clear(output_fragment);
+
+    // The last KV block first: the only partial one.
+    k_pipeline.consumer_wait(k_read);
+    wait_gemm_turn(warp_group);
+    issue_warpgroup_gemm<true>(mma_qk, q_operand, k_operand(_, _, _, k_read.index()), score_fragment);
+    pass_gemm_turn(warp_group);
+    warpgroup_wait<0>();
+    k_pipeline.consumer_release(k_read);
+    ++k_read;
+    if (params.kv_blocks == 1) release_query();
+    mask_columns(scores, key_coordinates, params.valid_keys_in_last_block);
+    softmax.template update<true>(scores, output_scale);
+    auto probabilities = probabilities_as_operand(score_fragment);
+
+    CUTE_NO_UNROLL
+    for (int block = params.kv_blocks - 2; block >= 0; --block) {
+      k_pipeline.consumer_wait(k_read);
+      wait_gemm_turn(warp_group);
+      issue_warpgroup_gemm<true>(mma_qk, q_operand, k_operand(_, _, _, k_read.index()), score_fragment);
+      scale_rows(output, output_scale);
+      v_pipeline.consumer_wait(v_read);
+      issue_warpgroup_gemm<false>(mma_pv, probabilities, v_operand(_, _, _, v_read.index()), output_fragment);
+      pass_gemm_turn(warp_group);
+      warpgroup_wait<1>();  // S of this block is ready; P V of the previous one still runs
+      k_pipeline.consumer_release(k_read);
+      ++k_read;
+      if (block == 0) release_query();
+      softmax.template update<false>(scores, output_scale);
+      warpgroup_wait<0>();  // P V done: its registers (P) and its V stage can be reused
+      v_pipeline.consumer_release(v_read);
+      ++v_read;
+      probabilities = probabilities_as_operand(score_fragment);
+    }
+
+    scale_rows(output, output_scale);
+    v_pipeline.consumer_wait(v_read);
+    issue_warpgroup_gemm<false>(mma_pv, probabilities, v_operand(_, _, _, v_read.index()), output_fragment);
+    warpgroup_wait<0>();
+    v_pipeline.consumer_release(v_read);
+    ++v_read;
+
+    float inverse_sum[kRowsPerThread];
+    softmax.inverse_sums(inverse_sum);
+    scale_rows(output, inverse_sum);
+  }
+};
+
+}  // namespace vlb::fused_b200::sm90

@@ -1,0 +1,62 @@
+#pragma once
+// Tile geometry of the attention stage, architecture-neutral (host and device): how the query rows of one KV head
+// are cut into tiles, which (token block, kv head, batch) the n-th tile is, and how many CTAs run them.
+//
+// GQA packing: the 4 query heads that share a KV head are rows of one tile. Q is [B, Lq, 32, 128]; for token t the
+// 4 heads of group g are 512 contiguous elements, so a tile of 32 tokens x 4 heads is one 3-D TMA box and its row
+// r is (token r / 4, head r % 4). Every K/V tile is then loaded once for 4 heads, and short Lq still fills the
+// 128-row tiles.
+#include <algorithm>
+#include <cstdint>
+
+#include "solutions/fused_b200/epilogue_math.hpp"
+
+namespace vlb::fused_b200 {
+
+inline constexpr int kQueryHeads = 32;
+inline constexpr int kKvHeads = 8;
+inline constexpr int kQueryHeadsPerKvHead = kQueryHeads / kKvHeads;            // 4
+inline constexpr int kAttentionBlockM = 128;                                   // query rows per tile
+inline constexpr int kTokensPerTile = kAttentionBlockM / kQueryHeadsPerKvHead;  // 32
+
+struct AttentionShape {
+  std::int64_t batch = 0;
+  std::int64_t lang_seq = 0;    // Lq: query tokens per batch element
+  std::int64_t vision_seq = 0;  // Lv: key/value tokens per batch element
+};
+
+struct AttentionTile {
+  int token_block = 0;  // tokens [32 * token_block, 32 * token_block + 32) of the batch element
+  int kv_head = 0;
+  int batch = 0;
+};
+
+VLB_FUSED_HD int attention_token_blocks(std::int64_t lang_seq) {
+  return static_cast<int>((lang_seq + kTokensPerTile - 1) / kTokensPerTile);
+}
+
+VLB_FUSED_HD int attention_kv_blocks(std::int64_t vision_seq, int block_n) {
+  return static_cast<int>((vision_seq + block_n - 1) / block_n);
+}
+
+VLB_FUSED_HD std::int64_t attention_tile_count(const AttentionShape& shape) {
+  return static_cast<std::int64_t>(attention_token_blocks(shape.lang_seq)) * kKvHeads * shape.batch;
+}
+
+// The token blocks of one (batch, kv head) are consecutive indices, so the CTAs that run at the same time read the
+// same K and V (L2 hits) and every tile of a launch has the same length (Lv), so a static round robin is balanced.
+VLB_FUSED_HD AttentionTile attention_tile(std::int64_t index, int token_blocks) {
+  AttentionTile tile;
+  tile.token_block = static_cast<int>(index % token_blocks);
+  const std::int64_t head_and_batch = index / token_blocks;
+  tile.kv_head = static_cast<int>(head_and_batch % kKvHeads);
+  tile.batch = static_cast<int>(head_and_batch / kKvHeads);
+  return tile;
+}
+
+// Persistent CTAs: one per SM at most (a CTA holds ~190 KB of shared memory), never more than there are tiles.
+inline int attention_grid_size(const AttentionShape& shape, int sm_count) {
+  return static_cast<int>(std::min<std::int64_t>(attention_tile_count(shape), std::max(sm_count, 1)));
+}
+
+}  // namespace vlb::fused_b200

@@ -1,0 +1,120 @@
+#pragma once
+// Online softmax of the attention stage on a thread's score fragment seen as (rows, cols), architecture-neutral: the
+// caller gives the view and how many threads share a row (4 for Hopper's wgmma fragments, whose row is spread over a
+// quad of lanes). Scores stay fp32; the softmax runs in base 2 with 1/sqrt(128) folded into one multiply-add.
+#include <cute/tensor.hpp>
+
+#include <cmath>
+#include <cstdint>
+
+#include "solutions/fused_b200/attention.hpp"
+
+namespace vlb::fused_b200 {
+
+inline constexpr float kLog2E = 1.4426950408889634f;
+inline constexpr float kInverseSqrtHeadDim = 0.088388347648318447f;  // 1 / sqrt(128)
+
+
+// 2^x through the special-function unit (ex2.approx: ~2 ulp, far below the bf16 rounding of P that follows).
+CUTE_DEVICE float fast_exp2(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
+template <int kThreadsPerRow>
+CUTE_DEVICE float row_max_over_threads(float value) {
+  CUTE_UNROLL
+  for (int offset = 1; offset < kThreadsPerRow; offset *= 2) {
+    value = fmaxf(value, __shfl_xor_sync(0xffffffffu, value, offset));
+  }
+  return value;
+}
+
+template <int kThreadsPerRow>
+CUTE_DEVICE float row_sum_over_threads(float value) {
+  CUTE_UNROLL
+  for (int offset = 1; offset < kThreadsPerRow; offset *= 2) {
+    value += __shfl_xor_sync(0xffffffffu, value, offset);
+  }
+  return value;
+}
+
+// Round to the nearest bf16 (ties to even) with integer operations, which keep the conversion off the
+// special-function unit the exponentials need. Finite values and -inf (masked scores) only.
+CUTE_DEVICE float round_score_to_bf16(float x) {
+  std::uint32_t bits = __float_as_uint(x);
+  bits += 0x7fffu + ((bits >> 16) & 1u);
+  return __uint_as_float(bits & 0xffff0000u);
+}
+
+// Running max and sum of each of the thread's rows over the KV blocks seen so far.
+template <int kRows, int kThreadsPerRow, ScoreNumerics kNumerics>
+struct OnlineSoftmax {
+  // Multiplier of a logit in the exp2 argument.
+  static constexpr float kExp2Scale = kNumerics == ScoreNumerics::kFp32 ? kLog2E * kInverseSqrtHeadDim : kLog2E;
+
+  float row_max[kRows];
+  float row_sum[kRows];  // this thread's share of the row's sum (its columns only) until finalize()
+
+  // Turns one block of raw scores (rows, cols) into unnormalized probabilities 2^(s*c - max*c) in place, and gives the
+  // factor by which each row's output accumulated so far must be multiplied (1 on the first block). Each row's first
+  // block must hold at least one unmasked (finite) score.
+  template <bool kFirstBlock, class Scores>
+  CUTE_DEVICE void update(Scores& scores, float (&output_scale)[kRows]) {
+    static_assert(decltype(cute::size<0>(scores))::value == kRows);
+    if constexpr (kNumerics == ScoreNumerics::kReferenceBf16) {
+      CUTE_UNROLL
+      for (int i = 0; i < cute::size(scores); ++i) scores(i) = round_score_to_bf16(round_score_to_bf16(scores(i)) * kInverseSqrtHeadDim);
+    }
+    CUTE_UNROLL
+    for (int row = 0; row < kRows; ++row) {
+      float block_max = -INFINITY;
+      CUTE_UNROLL
+      for (int col = 0; col < cute::size<1>(scores); ++col) block_max = fmaxf(block_max, scores(row, col));
+      block_max = row_max_over_threads<kThreadsPerRow>(block_max);
+      const float new_max = kFirstBlock ? block_max : fmaxf(row_max[row], block_max);
+      output_scale[row] = kFirstBlock ? 1.0f : fast_exp2((row_max[row] - new_max) * kExp2Scale);
+      row_max[row] = new_max;
+      const float scaled_max = new_max * kExp2Scale;
+      float block_sum = 0.0f;
+      CUTE_UNROLL
+      for (int col = 0; col < cute::size<1>(scores); ++col) {
+        const float probability = fast_exp2(fmaf(scores(row, col), kExp2Scale, -scaled_max));
+        scores(row, col) = probability;
+        block_sum += probability;
+      }
+      row_sum[row] = kFirstBlock ? block_sum : fmaf(row_sum[row], output_scale[row], block_sum);
+    }
+  }
+
+  // 1 / (each row's full sum), for normalizing the output once at the end.
+  CUTE_DEVICE void inverse_sums(float (&inverse)[kRows]) const {
+    CUTE_UNROLL
+    for (int row = 0; row < kRows; ++row) inverse[row] = 1.0f / row_sum_over_threads<kThreadsPerRow>(row_sum[row]);
+  }
+};
+
+// out(row, col) *= factor[row] on a (rows, cols) view of an accumulator fragment.
+template <class Output, int kRows>
+CUTE_DEVICE void scale_rows(Output& output, const float (&factor)[kRows]) {
+  CUTE_UNROLL
+  for (int row = 0; row < kRows; ++row) {
+    CUTE_UNROLL
+    for (int col = 0; col < cute::size<1>(output); ++col) output(row, col) *= factor[row];
+  }
+}
+
+// Scores of key columns at or past `valid_columns` (the tail of the last KV block) become -inf.
+template <class Scores, class Coordinates>
+CUTE_DEVICE void mask_columns(Scores& scores, const Coordinates& coordinates, int valid_columns) {
+  CUTE_UNROLL
+  for (int col = 0; col < cute::size<1>(scores); ++col) {
+    if (cute::get<1>(coordinates(0, col)) >= valid_columns) {
+      CUTE_UNROLL
+      for (int row = 0; row < cute::size<0>(scores); ++row) scores(row, col) = -INFINITY;
+    }
+  }
+}
+
+}  // namespace vlb::fused_b200

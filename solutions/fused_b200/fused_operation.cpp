@@ -1,0 +1,107 @@
+#include "solutions/fused_b200/fused_operation.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "harness/core/cuda_check.hpp"
+#include "harness/core/errors.hpp"
+#include "solutions/fused_b200/attention.hpp"
+
+namespace vlb::fused_b200 {
+namespace {
+
+constexpr std::size_t kAlignment = 256;
+
+std::size_t aligned(std::size_t bytes) { return (bytes + kAlignment - 1) / kAlignment * kAlignment; }
+
+struct WorkspaceSizes {
+  std::size_t q, kv, attention, q_and_o_gemm, kv_gemm;
+
+  WorkspaceSizes(const ProblemShape& shape, int sm_count)
+      : q(aligned(sizeof(bf16) * shape.lang_rows() * ModelDims::kQProjDim)),
+        kv(aligned(sizeof(bf16) * shape.vision_rows() * ModelDims::kKvProjDim)),
+        attention(q),
+        q_and_o_gemm(aligned(std::max(q_projection_workspace_bytes(shape.lang_rows(), sm_count),
+                                      o_projection_workspace_bytes(shape.lang_rows(), sm_count)))),
+        kv_gemm(aligned(kv_projection_workspace_bytes(shape.vision_rows(), sm_count))) {}
+
+  std::size_t total() const { return q + 2 * kv + attention + q_and_o_gemm + kv_gemm; }
+};
+
+}  // namespace
+
+std::size_t FusedWorkspace::bytes(const ProblemShape& shape, int sm_count) {
+  return WorkspaceSizes(shape, sm_count).total();
+}
+
+FusedWorkspace FusedWorkspace::carve(void* base, std::size_t bytes, const ProblemShape& shape, int sm_count) {
+  const WorkspaceSizes sizes(shape, sm_count);
+  if (bytes < sizes.total()) {
+    throw UsageError("fused_b200: workspace of " + std::to_string(bytes) + " bytes is smaller than the " +
+                     std::to_string(sizes.total()) + " bytes workspace_bytes() asked for " + describe(shape));
+  }
+  auto* cursor = static_cast<char*>(base);
+  auto take = [&cursor](std::size_t size) {
+    char* piece = cursor;
+    cursor += size;
+    return piece;
+  };
+  FusedWorkspace workspace;
+  workspace.q = reinterpret_cast<bf16*>(take(sizes.q));
+  workspace.k = reinterpret_cast<bf16*>(take(sizes.kv));
+  workspace.v = reinterpret_cast<bf16*>(take(sizes.kv));
+  workspace.attention = reinterpret_cast<bf16*>(take(sizes.attention));
+  workspace.q_and_o_gemm = Workspace{take(sizes.q_and_o_gemm), sizes.q_and_o_gemm};
+  workspace.kv_gemm = Workspace{take(sizes.kv_gemm), sizes.kv_gemm};
+  return workspace;
+}
+
+FusedOperation::FusedOperation(int sm_count, FusedNumerics numerics) : sm_count_(sm_count), numerics_(numerics) {
+  VLB_CUDA_CHECK(cudaStreamCreateWithFlags(&side_stream_, cudaStreamNonBlocking));
+  VLB_CUDA_CHECK(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
+  VLB_CUDA_CHECK(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming));
+}
+
+FusedOperation::~FusedOperation() {
+  (void)cudaEventDestroy(join_);
+  (void)cudaEventDestroy(fork_);
+  (void)cudaStreamDestroy(side_stream_);
+}
+
+void FusedOperation::run(const FusionArgs& args, const StageEvents* events) const {
+  const ProblemShape& shape = args.shape;
+  const FusionInputs& in = args.inputs;
+  const FusedWorkspace ws = FusedWorkspace::carve(args.workspace, args.workspace_bytes, shape, sm_count_);
+  cudaStream_t stream = args.stream;
+  auto mark = [&](FusedStage stage) {
+    if (events != nullptr) VLB_CUDA_CHECK(cudaEventRecord(events->after[static_cast<int>(stage)], stream));
+  };
+  if (events != nullptr) VLB_CUDA_CHECK(cudaEventRecord(events->start, stream));
+
+  // K/V on the side stream unless the stages are being timed one by one.
+  cudaStream_t kv_stream = events != nullptr ? stream : side_stream_;
+  if (kv_stream != stream) {
+    VLB_CUDA_CHECK(cudaEventRecord(fork_, stream));
+    VLB_CUDA_CHECK(cudaStreamWaitEvent(kv_stream, fork_));
+  }
+  launch_q_projection(in.language_hidden_states.data, shape.lang_rows(), in.q_proj_weight.data, in.q_proj_bias.data,
+                      in.language_position_ids.data, 1.0f, ws.q, sm_count_, ws.q_and_o_gemm, stream, numerics_.rope);
+  mark(FusedStage::kProjectQ);
+  launch_kv_projection(in.vision_hidden_states.data, shape.vision_rows(), in.k_proj_weight.data, in.k_proj_bias.data,
+                       in.v_proj_weight.data, in.v_proj_bias.data, in.vision_grid_thw.data, ws.k, ws.v, sm_count_,
+                       ws.kv_gemm, kv_stream, numerics_.rope);
+  if (kv_stream != stream) {
+    VLB_CUDA_CHECK(cudaEventRecord(join_, kv_stream));
+    VLB_CUDA_CHECK(cudaStreamWaitEvent(stream, join_));
+  }
+  mark(FusedStage::kProjectKv);
+  const AttentionShape attention_shape{shape.batch, shape.lang_seq, shape.vision_seq};
+  launch_attention(AttentionTensors{ws.q, ws.k, ws.v, ws.attention}, attention_shape, sm_count_, stream,
+                   numerics_.scores);
+  mark(FusedStage::kAttention);
+  launch_o_projection(ws.attention, shape.lang_rows(), in.o_proj_weight.data, args.output.data, sm_count_,
+                      ws.q_and_o_gemm, stream);
+  mark(FusedStage::kProjectO);
+}
+
+}  // namespace vlb::fused_b200

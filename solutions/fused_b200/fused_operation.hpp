@@ -1,0 +1,70 @@
+#pragma once
+// The whole operation of the fused solution, architecture-neutral: Q projection (bias + 1D RoPE), K/V projection
+// (bias, sectioned 3D RoPE on K), GQA attention, O projection, with the intermediates in the caller's workspace.
+// The Q and K/V projections are independent: K/V runs on a second stream forked from the caller's and joined back
+// before attention, so that on small cases the two fill the GPU together.
+#include <cuda_runtime.h>
+
+#include <array>
+#include <cstddef>
+
+#include "harness/core/problem.hpp"
+#include "harness/solution/solution.hpp"
+#include "solutions/fused_b200/attention.hpp"
+#include "solutions/fused_b200/projection_gemm.hpp"
+
+namespace vlb::fused_b200 {
+
+enum class FusedStage { kProjectQ = 0, kProjectKv, kAttention, kProjectO };
+inline constexpr int kFusedStages = 4;
+
+// The workspace, carved in this order (each piece 256-byte aligned): Q, K, V, the attention output, the GEMM
+// workspace shared by the Q and O projections (they never overlap in time), the K/V projection's.
+struct FusedWorkspace {
+  bf16* q = nullptr;          // [B*Lq, 4096], RoPE applied
+  bf16* k = nullptr;          // [B*Lv, 1024], RoPE applied
+  bf16* v = nullptr;          // [B*Lv, 1024]
+  bf16* attention = nullptr;  // [B*Lq, 4096], the O projection's input
+  Workspace q_and_o_gemm;
+  Workspace kv_gemm;
+
+  static std::size_t bytes(const ProblemShape& shape, int sm_count);
+  // Throws UsageError when `bytes` is smaller than bytes(shape, sm_count).
+  static FusedWorkspace carve(void* base, std::size_t bytes, const ProblemShape& shape, int sm_count);
+};
+
+// Where the solution follows the reference's bf16 rounding points and where it stays in fp32 (NOTES.md measures
+// each choice's matched ratio and cost).
+struct FusedNumerics {
+  RopeArithmetic rope = RopeArithmetic::kFp32;
+  ScoreNumerics scores = kDefaultScoreNumerics;
+};
+
+// Events a benchmark records around the stages; with them the stages run one after another on the caller's stream,
+// so that the time between two events is one stage's.
+struct StageEvents {
+  cudaEvent_t start = nullptr;
+  std::array<cudaEvent_t, kFusedStages> after{};  // after[s]: recorded when stage s is done
+};
+
+class FusedOperation {
+ public:
+  explicit FusedOperation(int sm_count, FusedNumerics numerics = {});
+  ~FusedOperation();
+  FusedOperation(const FusedOperation&) = delete;
+  FusedOperation& operator=(const FusedOperation&) = delete;
+
+  std::size_t workspace_bytes(const ProblemShape& shape) const { return FusedWorkspace::bytes(shape, sm_count_); }
+  // Enqueues the whole operation on args.stream (the K/V projection forks off and joins back); no allocation and no
+  // host synchronization. With `events`, the stages run in sequence on args.stream and are marked.
+  void run(const FusionArgs& args, const StageEvents* events = nullptr) const;
+
+ private:
+  int sm_count_;
+  FusedNumerics numerics_;
+  cudaStream_t side_stream_ = nullptr;
+  cudaEvent_t fork_ = nullptr;
+  cudaEvent_t join_ = nullptr;
+};
+
+}  // namespace vlb::fused_b200

@@ -1,0 +1,28 @@
+#pragma once
+// An independent double-precision attention for chosen query tokens, written from SPEC.md (steps 4-5: GQA head h on
+// KV head h / 4, softmax(Q K^T / sqrt(128)) V, no mask), for checking the attention stage alone.
+#include <cuda_bf16.h>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace vlb::fused_b200::testing {
+
+struct AttentionInputsHost {
+  std::int64_t batch = 0, lang_seq = 0, vision_seq = 0;
+  std::vector<__nv_bfloat16> q;  // [B, Lq, 32, 128]
+  std::vector<__nv_bfloat16> k;  // [B, Lv, 8, 128]
+  std::vector<__nv_bfloat16> v;  // [B, Lv, 8, 128]
+};
+
+// Seeded normal values with the spread of the projections' outputs (std ~1.3), never zeros.
+AttentionInputsHost make_attention_inputs(std::int64_t batch, std::int64_t lang_seq, std::int64_t vision_seq,
+                                          std::uint64_t seed);
+
+// Row-major [tokens.size(), 32 * 128]: the attention output of each chosen token (an index into B*Lq). With
+// `reference_score_rounding`, each score is rounded as the official reference does, bf16(bf16(s) / sqrt(128)).
+std::vector<double> reference_attention(const AttentionInputsHost& inputs, std::span<const std::int64_t> tokens,
+                                        bool reference_score_rounding);
+
+}  // namespace vlb::fused_b200::testing

@@ -1,0 +1,122 @@
+// The attention stage alone (sm_90a) against the double-precision attention of support_attention_reference, on
+// tails of Lq (token blocks of 32) and Lv (KV blocks of 128), one and many tiles per CTA, with seeded inputs and a
+// NaN-poisoned output whose guard rows past the last token must stay untouched.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "harness/check/guards.hpp"
+#include "harness/core/device_buffer.hpp"
+#include "solutions/fused_b200/attention.hpp"
+#include "support/gpu_test.hpp"
+#include "support_attention_reference.hpp"
+#include "support_projection_reference.hpp"
+
+using namespace vlb;
+using namespace vlb::fused_b200;
+namespace reference = vlb::fused_b200::testing;
+
+namespace {
+
+constexpr std::int64_t kRowElements = 32 * 128;  // one token's output
+constexpr std::int64_t kGuardTokens = 40;        // poisoned rows after the output: more than a token block
+
+// O is a convex combination of V rows (|v| ~ 1.3, up to ~6): bf16 P (2^-9 relative per weight) and the final bf16
+// rounding stay far below these; a wrong key, head, mask or row is off by O(1).
+constexpr double kAtol = 0.01;
+constexpr double kRtol = 0.02;
+
+bool skip_unless_hopper() {
+  if (vlb::testing::test_device().compute_major == 9) return false;
+  WARN("fused_b200 attention kernels exist for sm_90a only: not run on this GPU");
+  return true;
+}
+
+DeviceBuffer upload(const std::vector<__nv_bfloat16>& host, cudaStream_t stream) {
+  DeviceBuffer buffer(host.size() * sizeof(__nv_bfloat16));
+  VLB_CUDA_CHECK(cudaMemcpyAsync(buffer.data(), host.data(), buffer.bytes(), cudaMemcpyHostToDevice, stream));
+  return buffer;
+}
+
+void check_attention(const AttentionShape& shape, ScoreNumerics numerics, std::uint64_t seed) {
+  INFO("B=" << shape.batch << " Lq=" << shape.lang_seq << " Lv=" << shape.vision_seq << " numerics "
+            << (numerics == ScoreNumerics::kFp32 ? "fp32" : "reference-bf16") << " seed " << seed);
+  vlb::testing::TestStream stream;
+  const auto inputs = reference::make_attention_inputs(shape.batch, shape.lang_seq, shape.vision_seq, seed);
+  const DeviceBuffer q = upload(inputs.q, stream.get());
+  const DeviceBuffer k = upload(inputs.k, stream.get());
+  const DeviceBuffer v = upload(inputs.v, stream.get());
+  const std::int64_t tokens = shape.batch * shape.lang_seq;
+  const std::int64_t out_elements = (tokens + kGuardTokens) * kRowElements;
+  DeviceBuffer out(static_cast<std::size_t>(out_elements) * sizeof(__nv_bfloat16));
+  poison_bf16(out.data(), out_elements, stream.get());
+
+  launch_attention({q.as<__nv_bfloat16>(), k.as<__nv_bfloat16>(), v.as<__nv_bfloat16>(), out.as<__nv_bfloat16>()},
+                   shape, vlb::testing::test_device().sm_count, stream.get(), numerics);
+  stream.synchronize();
+
+  std::vector<__nv_bfloat16> host_out(static_cast<std::size_t>(out_elements));
+  VLB_CUDA_CHECK(cudaMemcpy(host_out.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost));
+
+  // Guard rows: still the poison's bit pattern.
+  __nv_bfloat16 poison_value;
+  {
+    DeviceBuffer one(sizeof(__nv_bfloat16));
+    poison_bf16(one.data(), 1, stream.get());
+    stream.synchronize();
+    VLB_CUDA_CHECK(cudaMemcpy(&poison_value, one.data(), sizeof(poison_value), cudaMemcpyDeviceToHost));
+  }
+  std::int64_t guard_written = 0;
+  for (std::int64_t i = tokens * kRowElements; i < out_elements; ++i) {
+    guard_written += std::memcmp(&host_out[i], &poison_value, sizeof(poison_value)) != 0;
+  }
+  CHECK(guard_written == 0);
+
+  const std::vector<std::int64_t> checked = reference::rows_to_check(tokens, seed);
+  const std::vector<double> reference =
+      reference::reference_attention(inputs, checked, numerics == ScoreNumerics::kReferenceBf16);
+  std::vector<__nv_bfloat16> rows(checked.size() * kRowElements);
+  for (std::size_t r = 0; r < checked.size(); ++r) {
+    std::memcpy(rows.data() + r * kRowElements, host_out.data() + checked[r] * kRowElements,
+                kRowElements * sizeof(__nv_bfloat16));
+  }
+  const auto check = reference::check_rows(rows, reference, checked, kRowElements, kAtol, kRtol);
+  INFO(check.failed << " of " << check.elements << " elements off, max |err| " << check.max_abs_error << ", worst "
+                    << check.worst);
+  CHECK(check.elements == static_cast<std::int64_t>(checked.size()) * kRowElements);
+  CHECK(check.failed == 0);
+}
+
+}  // namespace
+
+TEST_CASE("attention: the smallest tails (one token, one key; partial token and KV blocks)",
+          "[fused_b200][attention][quick][gpu]") {
+  if (skip_unless_hopper()) return;
+  check_attention({1, 1, 1}, ScoreNumerics::kFp32, 7000);
+  check_attention({1, 5, 7}, ScoreNumerics::kFp32, 7001);
+  check_attention({2, 33, 129}, ScoreNumerics::kFp32, 7002);
+}
+
+TEST_CASE("attention: tails of Lq and Lv, one KV block and many", "[fused_b200][attention][gpu]") {
+  if (skip_unless_hopper()) return;
+  const AttentionShape shapes[] = {
+      {1, 1, 1},     {1, 5, 7},      {2, 33, 129},   {3, 128, 196},  {1, 31, 128},
+      {2, 100, 256}, {1, 373, 588},  {2, 541, 980},  {1, 64, 1000},  {4, 256, 392},
+  };
+  std::uint64_t seed = 7100;
+  for (const AttentionShape& shape : shapes) {
+    check_attention(shape, ScoreNumerics::kFp32, seed++);
+    check_attention(shape, ScoreNumerics::kReferenceBf16, seed++);
+  }
+}
+
+TEST_CASE("attention: many tiles per persistent CTA, long Lv", "[fused_b200][attention][gpu]") {
+  if (skip_unless_hopper()) return;
+  check_attention({8, 512, 784}, ScoreNumerics::kFp32, 7200);      // 1024 tiles on 132 SMs
+  check_attention({1, 1024, 12544}, ScoreNumerics::kFp32, 7201);   // 98 KV blocks through 2 stages
+  check_attention({1, 1024, 12544}, ScoreNumerics::kReferenceBf16, 7202);
+}

@@ -1,0 +1,82 @@
+// fused_b200 as a user runs it: vlbench checks it on the 16 workloads (the default 3 rounds, the last with random
+// positions; and 10 rounds) and on 20 shapes drawn at random, and every round of every case must match at least
+// 99.9% of the elements (the rule asks 99%: the margin is ours).
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "support/gpu_test.hpp"
+#include "support/process.hpp"
+#include "support/scratch_folder.hpp"
+
+namespace {
+
+constexpr double kRequiredMargin = 0.999;
+
+bool skip_unless_hopper() {
+  if (vlb::testing::test_device().compute_major == 9) return false;
+  WARN("fused_b200 runs on sm_90a only: not run on this GPU");
+  return true;
+}
+
+nlohmann::json run_fused(std::vector<std::string> arguments) {
+  vlb::testing::ScratchFolder scratch;
+  const auto results = scratch.file("fused.json");
+  arguments.insert(arguments.begin(), {"--solution", "fused_b200", "--check-only", "--json", results.string()});
+  const auto run = vlb::testing::run_vlbench(arguments);
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  return nlohmann::json::parse(vlb::testing::read_text(results));
+}
+
+void expect_passed_with_margin(const nlohmann::json& results, std::size_t expected_cases, int expected_rounds) {
+  const auto& cases = results.at("cases");
+  REQUIRE(cases.size() == expected_cases);
+  for (const auto& result : cases) {
+    const auto& shape = result.at("shape");
+    INFO("case " << result.at("case_index") << " B=" << shape.at("batch_size") << " Lq=" << shape.at("lang_seq_len")
+                 << " Lv=" << shape.at("vision_seq_len") << ": " << result.at("reason").get<std::string>());
+    CHECK(result.at("status") == "PASSED");
+    REQUIRE(result.at("correctness").size() == static_cast<std::size_t>(expected_rounds));
+    for (const auto& round : result.at("correctness")) {
+      INFO("round seed " << round.at("seed") << " positions " << round.at("positions"));
+      CHECK(round.at("stats").at("matched_ratio").get<double>() >= kRequiredMargin);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("fused_b200: the 16 workloads pass the default 3 rounds with margin", "[fused_b200][gpu]") {
+  if (skip_unless_hopper()) return;
+  expect_passed_with_margin(run_fused({}), 16, 3);
+}
+
+TEST_CASE("fused_b200: the 16 workloads pass 10 rounds with margin", "[fused_b200][gpu]") {
+  if (skip_unless_hopper()) return;
+  expect_passed_with_margin(run_fused({"--rounds", "10"}), 16, 10);
+}
+
+TEST_CASE("fused_b200: 20 shapes drawn at random (B 1-64, Lq 1-8192, Lv 1-12544) pass with margin",
+          "[fused_b200][gpu]") {
+  if (skip_unless_hopper()) return;
+  // Log-uniform per axis, so that odd small sizes and the largest ones both come up; seeded so a failure reproduces.
+  std::mt19937_64 rng(20261201);
+  auto draw = [&rng](std::int64_t max) {
+    std::uniform_real_distribution<double> exponent(0.0, std::log(static_cast<double>(max)));
+    return std::max<std::int64_t>(1, std::min<std::int64_t>(max, std::llround(std::exp(exponent(rng)))));
+  };
+  std::vector<std::string> arguments;
+  for (int i = 0; i < 20; ++i) {
+    const std::int64_t batch = draw(64), lang = draw(8192), vision = draw(12544);
+    arguments.push_back("-c");
+    arguments.push_back(std::to_string(batch) + "," + std::to_string(lang) + "," + std::to_string(vision));
+  }
+  expect_passed_with_margin(run_fused(arguments), 20, 3);
+}
