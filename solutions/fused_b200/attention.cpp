@@ -27,14 +27,14 @@ void check_attention_shape(const AttentionShape& shape) {
 }
 
 void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count,
-                      cudaStream_t stream, ScoreNumerics numerics) {
+                      cudaStream_t stream) {
   check_attention_shape(shape);
   if (!aligned_16(tensors.q) || !aligned_16(tensors.k) || !aligned_16(tensors.v) || !aligned_16(tensors.out)) {
     throw UsageError("fused_b200 attention: Q, K, V and the output must be 16-byte aligned (TMA)");
   }
   switch (current_kernel_architecture()) {
 #if defined(VLBENCH_HAS_SM90)
-    case KernelArchitecture::kSm90: sm90::launch_attention(tensors, shape, sm_count, stream, numerics); return;
+    case KernelArchitecture::kSm90: sm90::launch_attention(tensors, shape, sm_count, stream); return;
 #endif
     default: throw_no_kernel("attention");
   }

@@ -15,14 +15,12 @@
 #include <cstdint>
 
 #include "solutions/fused_b200/attention_schedule.hpp"
-#include "solutions/fused_b200/attention_softmax.hpp"
 
 namespace vlb::fused_b200::sm90 {
 
-template <int kBlockN_, int kStages_, ScoreNumerics kScoreNumerics_>
+template <int kBlockN_, int kStages_>
 struct AttentionConfig {
   using Element = cutlass::bfloat16_t;
-  static constexpr ScoreNumerics kScoreNumerics = kScoreNumerics_;
 
   static constexpr int kHeadDim = ::vlb::fused_b200::kHeadDim;
   static constexpr int kBlockM = kAttentionBlockM;  // 4 query heads x 32 tokens
@@ -32,9 +30,12 @@ struct AttentionConfig {
   static constexpr int kRowsPerConsumer = kBlockM / kConsumerWarpGroups;  // 64: one wgmma M
   static constexpr int kConsumerThreads = kConsumerWarpGroups * 128;
   static constexpr int kThreads = kConsumerThreads + 128;  // + the producer warpgroup (one warp of it works)
-  // Register split (setmaxnreg): the producer needs few; the consumers hold S, P and O (64 + 32 + 64 per thread).
-  static constexpr int kProducerRegisters = 24;
-  static constexpr int kConsumerRegisters = 240;
+  // Register split (setmaxnreg): the producer needs few; the consumers hold S, P and O (64 + 32 + 64 per thread at
+  // 128 keys). The CTA keeps the registers it was launched with (the 1-CTA-per-SM cap), so what the consumers gain
+  // the producer must give up: a larger total makes setmaxnreg.inc wait forever.
+  static constexpr int kLaunchRegisters = 64 * 1024 / kThreads / 8 * 8;  // 168
+  static constexpr int kProducerRegisters = 32;
+  static constexpr int kConsumerRegisters = 232;
   // A 128-byte-swizzled TMA box is 64 bf16 wide: a head (128 columns) is two boxes.
   static constexpr int kBoxColumns = 64;
   static constexpr int kBoxesPerRow = kHeadDim / kBoxColumns;
@@ -42,8 +43,8 @@ struct AttentionConfig {
   static_assert(kBlockN % 16 == 0 && kBlockN >= 16 && kBlockN <= 256, "kBlockN: a multiple of 16 up to 256 (wgmma N)");
   static_assert(kStages >= 2, "kStages: at least 2 so that a load overlaps the product");
   static_assert(kRowsPerConsumer == 64, "one 64-row wgmma per consumer warpgroup");
-  static_assert(kProducerRegisters * 128 + kConsumerRegisters * kConsumerThreads <= 64 * 1024,
-                "register split exceeds the SM's 64K registers");
+  static_assert(kProducerRegisters * 128 + kConsumerRegisters * kConsumerThreads <= kLaunchRegisters * kThreads,
+                "the register split needs more registers than the CTA is launched with");
 
   // S = Q K^T: both operands from shared memory, K-major.
   using TiledMmaQK = decltype(cute::make_tiled_mma(
@@ -60,13 +61,15 @@ struct AttentionConfig {
   // Every tile is [rows][head_dim] with 128-byte swizzled rows of 64 columns, stored as two column halves:
   // exactly what two TMA boxes (64 columns, all rows) write, and what wgmma reads.
   using SmemAtom = cute::GMMA::Layout_K_SW128_Atom<Element>;
-  using SmemLayoutQ = decltype(cute::tile_to_shape(SmemAtom{}, cute::Shape<cute::Int<kBlockM>, cute::Int<kHeadDim>>{}));
+  using SmemLayoutQ =
+      decltype(cute::tile_to_shape(SmemAtom{}, cute::Shape<cute::Int<kBlockM>, cute::Int<kHeadDim>>{}));
   using SmemLayoutKV = decltype(cute::tile_to_shape(
       SmemAtom{}, cute::Shape<cute::Int<kBlockN>, cute::Int<kHeadDim>, cute::Int<kStages>>{}));
   // V seen as the P V product's B operand: (head_dim, keys, stage), the same bytes.
   using SmemLayoutVt = decltype(cute::composition(
-      SmemLayoutKV{}, cute::make_ordered_layout(cute::Shape<cute::Int<kHeadDim>, cute::Int<kBlockN>, cute::Int<kStages>>{},
-                                                cute::Step<cute::_2, cute::_1, cute::_3>{})));
+      SmemLayoutKV{},
+      cute::make_ordered_layout(cute::Shape<cute::Int<kHeadDim>, cute::Int<kBlockN>, cute::Int<kStages>>{},
+                                cute::Step<cute::_2, cute::_1, cute::_3>{})));
   using SmemLayoutO = SmemLayoutQ;
 
   static constexpr std::uint32_t kQTileBytes = kBlockM * kHeadDim * sizeof(Element);

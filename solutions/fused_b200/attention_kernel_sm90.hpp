@@ -15,7 +15,8 @@
 namespace vlb::fused_b200::sm90 {
 
 template <class Config>
-__global__ void __launch_bounds__(Config::kThreads, 1) attention_kernel(const __grid_constant__ AttentionParams params) {
+__global__ void __launch_bounds__(Config::kThreads, 1)
+    attention_kernel(const __grid_constant__ AttentionParams params) {
   using Mainloop = AttentionMainloop<Config>;
   using Epilogue = AttentionEpilogue<Config>;
   using Pipeline = typename Config::Pipeline;

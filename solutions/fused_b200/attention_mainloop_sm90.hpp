@@ -21,7 +21,8 @@ namespace vlb::fused_b200::sm90 {
 template <class Layout>
 CUTE_HOST_DEVICE constexpr auto accumulator_rows_cols(const Layout& acc) {
   using namespace cute;
-  return make_layout(make_layout(get<0, 1>(acc), get<1>(acc)), make_layout(get<0, 0>(acc), get<0, 2>(acc), get<2>(acc)));
+  return make_layout(make_layout(get<0, 1>(acc), get<1>(acc)),
+                     make_layout(get<0, 0>(acc), get<0, 2>(acc), get<2>(acc)));
 }
 
 // The score accumulators ((2, 2, V), M, N) as the A operand of P V from registers: ((2, 2, 2), M, (V/2, N)). Two
@@ -164,13 +165,14 @@ struct AttentionMainloop {
 
     Tensor score_fragment = partition_fragment_C(mma_qk, Shape<Int<Config::kBlockM>, Int<kBlockN>>{});
     Tensor scores = make_tensor(score_fragment.data(), accumulator_rows_cols(score_fragment.layout()));
-    Tensor key_coordinates_fragment = thread_qk.partition_C(make_identity_tensor(Shape<Int<Config::kBlockM>, Int<kBlockN>>{}));
+    Tensor key_coordinates_fragment =
+        thread_qk.partition_C(make_identity_tensor(Shape<Int<Config::kBlockM>, Int<kBlockN>>{}));
     Tensor key_coordinates =
         make_tensor(key_coordinates_fragment.data(), accumulator_rows_cols(key_coordinates_fragment.layout()));
     Tensor output = make_tensor(output_fragment.data(), accumulator_rows_cols(output_fragment.layout()));
     static_assert(decltype(size<0>(scores))::value == kRowsPerThread);
 
-    OnlineSoftmax<kRowsPerThread, 4, Config::kScoreNumerics> softmax;
+    OnlineSoftmax<kRowsPerThread, 4> softmax;
     float output_scale[kRowsPerThread];
     clear(output_fragment);
 

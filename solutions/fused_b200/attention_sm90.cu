@@ -16,13 +16,10 @@
 namespace vlb::fused_b200::sm90 {
 namespace {
 
-// 128 keys per block: FA3 takes 176 for head_dim 128, but 128 divides every Lv = 784 * k of the suite's long cases
-// and leaves room for the output's staging buffer. Two stages of K and V: 192 KB of shared memory with Q and O.
-constexpr int kBlockN = 128;
-constexpr int kStages = 2;
-template <ScoreNumerics kNumerics>
-using Config = AttentionConfig<kBlockN, kStages, kNumerics>;
-using TileGeometry = Config<ScoreNumerics::kFp32>;  // the same for every numerics
+// 128 keys per block, two stages of K and V: 192 KB of shared memory with Q and the output's staging buffer. FA3
+// takes 176 for head_dim 128; 112- and 144-key blocks, which pad the suite's Lv less, measured 10-50% slower (NOTES.md,
+// v4).
+using Config = AttentionConfig<128, 2>;
 
 // A [head_dim, heads, tokens, batch] bf16 tensor (innermost first) with 128-byte swizzled boxes of 64 columns.
 CUtensorMap make_tensor_map(const void* base, std::int64_t heads, std::int64_t tokens, std::int64_t batch,
@@ -33,7 +30,7 @@ CUtensorMap make_tensor_map(const void* base, std::int64_t heads, std::int64_t t
   const std::array<cuuint64_t, 3> strides_bytes = {
       static_cast<cuuint64_t>(kHeadDim * kElementBytes), static_cast<cuuint64_t>(heads * kHeadDim * kElementBytes),
       static_cast<cuuint64_t>(tokens * heads * kHeadDim * kElementBytes)};
-  const std::array<cuuint32_t, 4> box = {static_cast<cuuint32_t>(TileGeometry::kBoxColumns), box_heads, box_tokens, 1};
+  const std::array<cuuint32_t, 4> box = {static_cast<cuuint32_t>(Config::kBoxColumns), box_heads, box_tokens, 1};
   const std::array<cuuint32_t, 4> element_strides = {1, 1, 1, 1};
   CUtensorMap map{};
   const CUresult status = CUTLASS_CUDA_DRIVER_WRAPPER_CALL(cuTensorMapEncodeTiled)(
@@ -49,41 +46,33 @@ CUtensorMap make_tensor_map(const void* base, std::int64_t heads, std::int64_t t
 }
 
 AttentionParams make_params(const AttentionTensors& tensors, const AttentionShape& shape) {
+  constexpr int block_n = Config::kBlockN;
   AttentionParams params;
   params.q = make_tensor_map(tensors.q, kQueryHeads, shape.lang_seq, shape.batch, kQueryHeadsPerKvHead,
                              kTokensPerTile, "Q");
   params.out = make_tensor_map(tensors.out, kQueryHeads, shape.lang_seq, shape.batch, kQueryHeadsPerKvHead,
-                               TileGeometry::kRowsPerConsumer / kQueryHeadsPerKvHead, "the output");
-  params.k = make_tensor_map(tensors.k, kKvHeads, shape.vision_seq, shape.batch, 1, TileGeometry::kBlockN, "K");
-  params.v = make_tensor_map(tensors.v, kKvHeads, shape.vision_seq, shape.batch, 1, TileGeometry::kBlockN, "V");
+                               Config::kRowsPerConsumer / kQueryHeadsPerKvHead, "the output");
+  params.k = make_tensor_map(tensors.k, kKvHeads, shape.vision_seq, shape.batch, 1, block_n, "K");
+  params.v = make_tensor_map(tensors.v, kKvHeads, shape.vision_seq, shape.batch, 1, block_n, "V");
   params.tiles = attention_tile_count(shape);
   params.token_blocks = attention_token_blocks(shape.lang_seq);
-  params.kv_blocks = attention_kv_blocks(shape.vision_seq, TileGeometry::kBlockN);
+  params.kv_blocks = attention_kv_blocks(shape.vision_seq, block_n);
   params.valid_keys_in_last_block =
-      static_cast<int>(shape.vision_seq - static_cast<std::int64_t>(params.kv_blocks - 1) * TileGeometry::kBlockN);
+      static_cast<int>(shape.vision_seq - static_cast<std::int64_t>(params.kv_blocks - 1) * block_n);
   return params;
 }
 
-template <ScoreNumerics kNumerics>
-void launch_kernel(const AttentionParams& params, int grid, cudaStream_t stream) {
-  using KernelConfig = Config<kNumerics>;
-  auto* kernel = &attention_kernel<KernelConfig>;
-  VLB_CUDA_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, KernelConfig::kSharedBytes));
-  kernel<<<grid, KernelConfig::kThreads, KernelConfig::kSharedBytes, stream>>>(params);
-  VLB_CHECK_LAUNCH();
-}
+
 
 }  // namespace
 
 void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count,
-                      cudaStream_t stream, ScoreNumerics numerics) {
+                      cudaStream_t stream) {
   const AttentionParams params = make_params(tensors, shape);
-  const int grid = attention_grid_size(shape, sm_count);
-  switch (numerics) {
-    case ScoreNumerics::kFp32: launch_kernel<ScoreNumerics::kFp32>(params, grid, stream); return;
-    case ScoreNumerics::kReferenceBf16: launch_kernel<ScoreNumerics::kReferenceBf16>(params, grid, stream); return;
-  }
+  auto* kernel = &attention_kernel<Config>;
+  VLB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Config::kSharedBytes));
+  kernel<<<attention_grid_size(shape, sm_count), Config::kThreads, Config::kSharedBytes, stream>>>(params);
+  VLB_CHECK_LAUNCH();
 }
 
 }  // namespace vlb::fused_b200::sm90

@@ -5,9 +5,7 @@
 #include <cute/tensor.hpp>
 
 #include <cmath>
-#include <cstdint>
 
-#include "solutions/fused_b200/attention.hpp"
 
 namespace vlb::fused_b200 {
 
@@ -40,19 +38,11 @@ CUTE_DEVICE float row_sum_over_threads(float value) {
   return value;
 }
 
-// Round to the nearest bf16 (ties to even) with integer operations, which keep the conversion off the
-// special-function unit the exponentials need. Finite values and -inf (masked scores) only.
-CUTE_DEVICE float round_score_to_bf16(float x) {
-  std::uint32_t bits = __float_as_uint(x);
-  bits += 0x7fffu + ((bits >> 16) & 1u);
-  return __uint_as_float(bits & 0xffff0000u);
-}
-
 // Running max and sum of each of the thread's rows over the KV blocks seen so far.
-template <int kRows, int kThreadsPerRow, ScoreNumerics kNumerics>
+template <int kRows, int kThreadsPerRow>
 struct OnlineSoftmax {
-  // Multiplier of a logit in the exp2 argument.
-  static constexpr float kExp2Scale = kNumerics == ScoreNumerics::kFp32 ? kLog2E * kInverseSqrtHeadDim : kLog2E;
+  // A score's multiplier in the exp2 argument: the 1/sqrt(128) scale and the change to base 2 in one.
+  static constexpr float kExp2Scale = kLog2E * kInverseSqrtHeadDim;
 
   float row_max[kRows];
   float row_sum[kRows];  // this thread's share of the row's sum (its columns only) until finalize()
@@ -63,10 +53,6 @@ struct OnlineSoftmax {
   template <bool kFirstBlock, class Scores>
   CUTE_DEVICE void update(Scores& scores, float (&output_scale)[kRows]) {
     static_assert(decltype(cute::size<0>(scores))::value == kRows);
-    if constexpr (kNumerics == ScoreNumerics::kReferenceBf16) {
-      CUTE_UNROLL
-      for (int i = 0; i < cute::size(scores); ++i) scores(i) = round_score_to_bf16(round_score_to_bf16(scores(i)) * kInverseSqrtHeadDim);
-    }
     CUTE_UNROLL
     for (int row = 0; row < kRows; ++row) {
       float block_max = -INFINITY;

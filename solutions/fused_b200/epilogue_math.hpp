@@ -1,6 +1,7 @@
 #pragma once
 // Architecture-neutral epilogue math of the projection GEMMs: bias, 1D RoPE for Q, sectioned 3D RoPE for K and the
-// optional softmax-scale fold. Everything runs in fp32 on the fp32 accumulator; the caller rounds to bf16 once.
+// optional softmax-scale fold, on the fp32 accumulator: in fp32 with one rounding to bf16 by the caller, or with the
+// reference's bf16 rounding points (RopeArithmetic).
 // The same functions run on the host (CPU tests) and inside the sm90 / sm100 epilogues.
 #include <cuda_bf16.h>
 
@@ -124,10 +125,31 @@ VLB_FUSED_HD float rotate_element_bf16(float x, float partner, float cos_value, 
                        sign * round_to_bf16(round_to_bf16(partner) * sin_bf16));
 }
 
-VLB_FUSED_HD float rotate_element(float x, float partner, float cos_value, float sin_value, float sign,
-                                  RopeArithmetic arithmetic) {
-  return arithmetic == RopeArithmetic::kReferenceBf16 ? rotate_element_bf16(x, partner, cos_value, sin_value, sign)
-                                                      : rotate_element(x, partner, cos_value, sin_value, sign);
+struct RotatedPair {
+  float first;   // x*cos - partner*sin
+  float second;  // partner*cos + x*sin
+};
+
+// Both elements of a rotated pair (x_first = x[i], x_second = x[i + w/2], biased). On the device the reference's bf16
+// steps run on the bf16x2 unit (one multiply per product, one add, each rounded once), as cheap as the fp32 rotation:
+// done element by element with conversions they cost Q and K 10-15% (NOTES.md, v3).
+VLB_FUSED_HD RotatedPair rotate_pair(float x_first, float x_second, float cos_value, float sin_value,
+                                     RopeArithmetic arithmetic) {
+  if (arithmetic == RopeArithmetic::kFp32) {
+    return {rotate_element(x_first, x_second, cos_value, sin_value, -1.0f),
+            rotate_element(x_second, x_first, cos_value, sin_value, 1.0f)};
+  }
+#if defined(__CUDA_ARCH__)
+  const __nv_bfloat162 x = __floats2bfloat162_rn(x_first, x_second);
+  const __nv_bfloat162 partner = __lowhigh2highlow(x);
+  const __nv_bfloat162 cos2 = __float2bfloat162_rn(cos_value);
+  const __nv_bfloat162 signed_sin = __floats2bfloat162_rn(-sin_value, sin_value);
+  const __nv_bfloat162 rotated = __hadd2(__hmul2(x, cos2), __hmul2(partner, signed_sin));
+  return {__low2float(rotated), __high2float(rotated)};
+#else
+  return {rotate_element_bf16(x_first, x_second, cos_value, sin_value, -1.0f),
+          rotate_element_bf16(x_second, x_first, cos_value, sin_value, 1.0f)};
+#endif
 }
 
 // The whole epilogue of one element: value = (acc + bias), rotated with its partner, then scaled.

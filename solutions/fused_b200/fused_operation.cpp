@@ -96,8 +96,7 @@ void FusedOperation::run(const FusionArgs& args, const StageEvents* events) cons
   }
   mark(FusedStage::kProjectKv);
   const AttentionShape attention_shape{shape.batch, shape.lang_seq, shape.vision_seq};
-  launch_attention(AttentionTensors{ws.q, ws.k, ws.v, ws.attention}, attention_shape, sm_count_, stream,
-                   numerics_.scores);
+  launch_attention(AttentionTensors{ws.q, ws.k, ws.v, ws.attention}, attention_shape, sm_count_, stream);
   mark(FusedStage::kAttention);
   launch_o_projection(ws.attention, shape.lang_rows(), in.o_proj_weight.data, args.output.data, sm_count_,
                       ws.q_and_o_gemm, stream);

@@ -252,10 +252,9 @@ class ProjectionEpilogue {
         rope_cos_sin(position * inv_freq, cos_value, sin_value);
         const float x_first = staged[first] + bias_first;
         const float x_second = staged[second] + bias_second;
-        staged[first] = rotate_element(x_first, x_second, cos_value, sin_value, -1.0f, group.rope_arithmetic) *
-                        group.scale;
-        staged[second] = rotate_element(x_second, x_first, cos_value, sin_value, 1.0f, group.rope_arithmetic) *
-                         group.scale;
+        const RotatedPair rotated = rotate_pair(x_first, x_second, cos_value, sin_value, group.rope_arithmetic);
+        staged[first] = rotated.first * group.scale;
+        staged[second] = rotated.second * group.scale;
       }
     }
   }
@@ -331,8 +330,9 @@ class ProjectionEpilogue {
     float cos_value = 0.0f;
     float sin_value = 0.0f;
     rope_cos_sin(angle, cos_value, sin_value);
-    first = rotate_element(x_first, x_second, cos_value, sin_value, -1.0f, group.rope_arithmetic) * group.scale;
-    second = rotate_element(x_second, x_first, cos_value, sin_value, 1.0f, group.rope_arithmetic) * group.scale;
+    const RotatedPair rotated = rotate_pair(x_first, x_second, cos_value, sin_value, group.rope_arithmetic);
+    first = rotated.first * group.scale;
+    second = rotated.second * group.scale;
   }
 
   // Eight floats from 16-byte aligned shared memory, in two 16-byte loads.

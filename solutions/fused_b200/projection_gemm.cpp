@@ -14,14 +14,24 @@ ProjectionShape stage_shape(std::int64_t rows, std::int64_t out_features, int gr
 }  // namespace
 
 std::size_t projection_workspace_bytes(const ProjectionShape& shape, int sm_count,
-                                       const std::optional<ProjectionPlan>& plan) {
+                                       const std::optional<ProjectionPlan>& plan, OutputWork work) {
   check_projection_shape(shape);
 #if defined(VLBENCH_HAS_SM90)
-  return sm90::projection_workspace_bytes(shape, sm_count, plan);
+  return sm90::projection_workspace_bytes(shape, sm_count, plan, work);
 #else
-  (void)sm_count, (void)plan;
+  (void)sm_count, (void)plan, (void)work;
   return 0;
 #endif
+}
+
+OutputWork output_work(const ProjectionLaunch& launch) {
+  for (int group = 0; group < launch.shape.groups; ++group) {
+    const ProjectionOutput& output = launch.outputs[group];
+    if (output.bias != nullptr || output.rope != RopeKind::kNone || output.scale != 1.0f) {
+      return OutputWork::kFusedEpilogue;
+    }
+  }
+  return OutputWork::kPlain;
 }
 
 void launch_projection(const ProjectionLaunch& launch, int sm_count, Workspace workspace, cudaStream_t stream) {
@@ -67,7 +77,8 @@ void launch_kv_projection(const bf16* vision_hidden, std::int64_t rows, const bf
 }
 
 std::size_t o_projection_workspace_bytes(std::int64_t rows, int sm_count) {
-  return projection_workspace_bytes(stage_shape(rows, ModelDims::kHidden, 1), sm_count);
+  return projection_workspace_bytes(stage_shape(rows, ModelDims::kHidden, 1), sm_count, std::nullopt,
+                                    OutputWork::kPlain);
 }
 
 void launch_o_projection(const bf16* attention, std::int64_t rows, const bf16* o_weight, bf16* output, int sm_count,

@@ -45,7 +45,10 @@ struct ProjectionLaunch {
 };
 
 std::size_t projection_workspace_bytes(const ProjectionShape& shape, int sm_count,
-                                       const std::optional<ProjectionPlan>& plan = std::nullopt);
+                                       const std::optional<ProjectionPlan>& plan = std::nullopt,
+                                       OutputWork work = OutputWork::kFusedEpilogue);
+// kPlain when no output of the launch has a bias, RoPE or a scale other than 1.
+OutputWork output_work(const ProjectionLaunch& launch);
 void launch_projection(const ProjectionLaunch& launch, int sm_count, Workspace workspace, cudaStream_t stream);
 
 // The three stages of the fused solution, on its tensors.

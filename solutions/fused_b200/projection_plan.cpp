@@ -16,6 +16,8 @@ constexpr std::int64_t kMinKTilesPerSplit = 8;
 // A last wave filled to at most this fraction leaves enough SMs idle for stream-K to pay, up to kMaxStreamKWaves.
 constexpr double kStreamKTailFraction = 0.5;
 constexpr double kMaxStreamKWaves = 8.0;
+// The plain 128x256 kernel from this many waves of its tiles.
+constexpr double kMinPlainWaves = 0.9;
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
@@ -35,6 +37,7 @@ std::string_view kernel_name(ProjectionKernel kernel) {
     case ProjectionKernel::kCooperative128x128: return "coop-128x128";
     case ProjectionKernel::kPingpong128x128: return "pingpong-128x128";
     case ProjectionKernel::kPingpong64x128: return "pingpong-64x128";
+    case ProjectionKernel::kPlainCooperative128x256: return "plain-coop-128x256-c2x1";
   }
   return "unknown";
 }
@@ -47,6 +50,11 @@ KernelTile kernel_tile(ProjectionKernel kernel) {
     case ProjectionKernel::kPingpong64x128:
       tile.block_m = 64;
       tile.data_parallel_only = true;
+      break;
+    case ProjectionKernel::kPlainCooperative128x256:
+      tile.block_n = 256;
+      tile.data_parallel_only = true;
+      tile.plain_output_only = true;
       break;
   }
   return tile;
@@ -67,9 +75,14 @@ void check_projection_shape(const ProjectionShape& shape) {
   }
 }
 
-void check_projection_plan(const ProjectionPlan& plan, const ProjectionShape& shape) {
+void check_projection_plan(const ProjectionPlan& plan, const ProjectionShape& shape, OutputWork work) {
   check_projection_shape(shape);
   const KernelTile tile = kernel_tile(plan.kernel);
+  if (tile.plain_output_only && (work != OutputWork::kPlain || shape.groups != 1)) {
+    throw UsageError(std::string("projection GEMM: the ") + std::string(kernel_name(plan.kernel)) +
+                     " kernel writes the plain product of one group; this launch needs bias, RoPE or a scale, or "
+                     "has two groups");
+  }
   if (tile.data_parallel_only && plan.decomposition != Decomposition::kDataParallel) {
     throw UsageError(std::string("projection GEMM: the ") + std::string(kernel_name(plan.kernel)) +
                      " kernel runs data-parallel plans only, not " +
@@ -95,9 +108,21 @@ ProjectionPlan make_plan(const ProjectionShape& shape, ProjectionKernel kernel, 
   return plan;
 }
 
-ProjectionPlan plan_projection(const ProjectionShape& shape, int sm_count) {
+ProjectionPlan plan_projection(const ProjectionShape& shape, int sm_count, OutputWork work) {
   check_projection_shape(shape);
   if (sm_count < 1) throw UsageError("projection GEMM: sm_count must be >= 1, got " + std::to_string(sm_count));
+
+  if (work == OutputWork::kPlain && shape.groups == 1) {
+    const ProjectionPlan wide =
+        make_plan(shape, ProjectionKernel::kPlainCooperative128x256, Decomposition::kDataParallel);
+    const double waves = static_cast<double>(wide.output_tiles) / sm_count;
+    const double tail = waves - static_cast<double>(wide.output_tiles / sm_count);
+    // v14 measured it at or under the fused kernels from ~one wave of its tiles (O at 1024 rows: 47.2 us against
+    // 50.7), except where a thin last wave idles most SMs (2164 rows: 141.6 against stream-K's 120.5).
+    if (waves >= kMinPlainWaves && (tail == 0.0 || tail > kStreamKTailFraction || waves >= kMaxStreamKWaves)) {
+      return wide;
+    }
+  }
 
   ProjectionPlan plan = make_plan(shape, ProjectionKernel::kCooperative128x128, Decomposition::kDataParallel);
   const ProjectionPlan small_tiles = make_plan(shape, ProjectionKernel::kPingpong64x128, Decomposition::kDataParallel);

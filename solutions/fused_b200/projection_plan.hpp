@@ -14,14 +14,21 @@ std::string_view decomposition_name(Decomposition decomposition);  // "data-para
 // split-K and stream-K). Ping-pong: the two consumer warpgroups on alternate tiles, so that one's epilogue runs under
 // the other's mainloop; persistent data-parallel scheduler only. Ping-pong 64x128: twice the tiles of 128x128, for
 // problems too small to fill the SMs otherwise, without split-K's reduction and workspace reset.
-enum class ProjectionKernel { kCooperative128x128, kPingpong128x128, kPingpong64x128 };
-std::string_view kernel_name(ProjectionKernel kernel);  // "coop-128x128", "pingpong-128x128", "pingpong-64x128"
+// Plain cooperative 128x256 in a 2x1 cluster: CUTLASS's own TMA epilogue, so for outputs with no epilogue work (the O
+// projection) only; its wide tiles read the activations half as often (O at 16384 rows: 799 us against 897, v14).
+enum class ProjectionKernel { kCooperative128x128, kPingpong128x128, kPingpong64x128, kPlainCooperative128x256 };
+// "coop-128x128", "pingpong-128x128", "pingpong-64x128", "plain-coop-128x256-c2x1"
+std::string_view kernel_name(ProjectionKernel kernel);
+
+// Whether the outputs need our epilogue (bias, RoPE or a scale) or are the plain product.
+enum class OutputWork { kFusedEpilogue, kPlain };
 
 struct KernelTile {
   std::int64_t block_m = 128;
   std::int64_t block_n = 128;  // whole heads (128 columns each), so that RoPE pairs stay in a tile
   std::int64_t block_k = 64;
   bool data_parallel_only = false;
+  bool plain_output_only = false;  // no bias, RoPE or scale; one group
 };
 KernelTile kernel_tile(ProjectionKernel kernel);
 
@@ -47,8 +54,9 @@ struct ProjectionPlan {
 void check_projection_shape(const ProjectionShape& shape);
 
 // Throws UsageError for a plan its kernel cannot run, or a shape no kernel runs: a split-K or stream-K plan on
-// ping-pong, splits without split-K, or a swizzle other than 1, 2, 4 or 8.
-void check_projection_plan(const ProjectionPlan& plan, const ProjectionShape& shape);
+// ping-pong, splits without split-K, a swizzle other than 1, 2, 4 or 8, or the plain kernel on fused or grouped work.
+void check_projection_plan(const ProjectionPlan& plan, const ProjectionShape& shape,
+                           OutputWork work = OutputWork::kFusedEpilogue);
 
 // A plan with its tile counts filled in for the kernel's tile; checked with check_projection_plan.
 ProjectionPlan make_plan(const ProjectionShape& shape, ProjectionKernel kernel, Decomposition decomposition,
@@ -57,7 +65,9 @@ ProjectionPlan make_plan(const ProjectionShape& shape, ProjectionKernel kernel, 
 // Even 64-row tiles fill at most half the SMs (below ~128 rows): split K so that every SM streams a slice of the
 // weights, on the cooperative kernel. One wave of 64-row tiles (~256 rows): ping-pong 64x128. More than one wave of
 // 128-row tiles with a thin last one (a few waves at most): stream-K, cooperative. Otherwise (one wave included)
-// data-parallel on ping-pong 128x128.
-ProjectionPlan plan_projection(const ProjectionShape& shape, int sm_count);
+// data-parallel on ping-pong 128x128. Plain work with at least a wave of 128x256 tiles and no thin last wave: the plain
+// 128x256 kernel.
+ProjectionPlan plan_projection(const ProjectionShape& shape, int sm_count,
+                               OutputWork work = OutputWork::kFusedEpilogue);
 
 }  // namespace vlb::fused_b200

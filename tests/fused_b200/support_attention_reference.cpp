@@ -9,8 +9,6 @@ namespace {
 
 constexpr std::int64_t kHeads = 32, kKvHeads = 8, kHeadDim = 128;
 
-double round_bf16(double x) { return static_cast<double>(__bfloat162float(__float2bfloat16_rn(static_cast<float>(x)))); }
-
 std::vector<__nv_bfloat16> normal_bf16(std::size_t count, double stddev, std::mt19937_64& rng) {
   std::normal_distribution<double> normal(0.0, stddev);
   std::vector<__nv_bfloat16> values(count);
@@ -34,8 +32,7 @@ AttentionInputsHost make_attention_inputs(std::int64_t batch, std::int64_t lang_
   return inputs;
 }
 
-std::vector<double> reference_attention(const AttentionInputsHost& inputs, std::span<const std::int64_t> tokens,
-                                        bool reference_score_rounding) {
+std::vector<double> reference_attention(const AttentionInputsHost& inputs, std::span<const std::int64_t> tokens) {
   const std::int64_t lv = inputs.vision_seq;
   const double inverse_sqrt_dim = 1.0 / std::sqrt(static_cast<double>(kHeadDim));
   std::vector<double> out(tokens.size() * kHeads * kHeadDim, 0.0);
@@ -52,7 +49,7 @@ std::vector<double> reference_attention(const AttentionInputsHost& inputs, std::
         for (std::int64_t d = 0; d < kHeadDim; ++d) {
           score += static_cast<double>(__bfloat162float(q[d])) * static_cast<double>(__bfloat162float(k[d]));
         }
-        logits[j] = reference_score_rounding ? round_bf16(round_bf16(score) * inverse_sqrt_dim) : score * inverse_sqrt_dim;
+        logits[j] = score * inverse_sqrt_dim;
       }
       const double max_logit = *std::max_element(logits.begin(), logits.end());
       double sum = 0.0;

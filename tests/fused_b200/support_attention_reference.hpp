@@ -20,9 +20,7 @@ struct AttentionInputsHost {
 AttentionInputsHost make_attention_inputs(std::int64_t batch, std::int64_t lang_seq, std::int64_t vision_seq,
                                           std::uint64_t seed);
 
-// Row-major [tokens.size(), 32 * 128]: the attention output of each chosen token (an index into B*Lq). With
-// `reference_score_rounding`, each score is rounded as the official reference does, bf16(bf16(s) / sqrt(128)).
-std::vector<double> reference_attention(const AttentionInputsHost& inputs, std::span<const std::int64_t> tokens,
-                                        bool reference_score_rounding);
+// Row-major [tokens.size(), 32 * 128]: the attention output of each chosen token (an index into B*Lq).
+std::vector<double> reference_attention(const AttentionInputsHost& inputs, std::span<const std::int64_t> tokens);
 
 }  // namespace vlb::fused_b200::testing

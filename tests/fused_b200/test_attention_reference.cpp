@@ -23,7 +23,7 @@ TEST_CASE("reference attention: equal scores give the mean of V over the keys of
   AttentionInputsHost inputs = make_attention_inputs(2, 3, 5, 11);
   for (auto& q : inputs.q) q = __float2bfloat16(0.0f);  // every score 0: uniform weights
   const std::vector<std::int64_t> tokens = {0, 4};       // batch 0 token 0, batch 1 token 1
-  const std::vector<double> out = reference_attention(inputs, tokens, false);
+  const std::vector<double> out = reference_attention(inputs, tokens);
   for (std::size_t t = 0; t < tokens.size(); ++t) {
     const std::int64_t batch = tokens[t] / inputs.lang_seq;
     for (std::int64_t head : {0, 3, 4, 31}) {
@@ -46,7 +46,7 @@ TEST_CASE("reference attention: one dominant key selects its V row", "[fused_b20
   for (auto& q : inputs.q) q = __float2bfloat16(1.0f);
   // Key 2 of kv head 5: score 128 * 8 / sqrt(128) ~ 90 against 0: weight 1 - e^-90.
   for (std::int64_t d = 0; d < kHeadDim; ++d) inputs.k[(2 * kKvHeads + 5) * kHeadDim + d] = __float2bfloat16(8.0f);
-  const std::vector<double> out = reference_attention(inputs, std::vector<std::int64_t>{0}, true);
+  const std::vector<double> out = reference_attention(inputs, std::vector<std::int64_t>{0});
   for (std::int64_t head = 20; head < 24; ++head) {  // the heads of kv head 5
     for (std::int64_t d = 0; d < kHeadDim; d += 31) {
       CHECK(out[head * kHeadDim + d] == Approx(value_of(inputs.v[(2 * kKvHeads + 5) * kHeadDim + d])).margin(1e-9));

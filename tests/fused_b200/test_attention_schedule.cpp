@@ -1,6 +1,6 @@
-// The attention stage's tile geometry (attention_schedule.hpp) and shape check on the CPU: every (token block, kv head, batch) is
-// one tile, the token blocks of a (batch, kv head) are consecutive, tails round up, and the grid never exceeds the
-// SMs or the tiles.
+// The attention stage's tile geometry (attention_schedule.hpp) and shape check on the CPU: every (token block, kv
+// head, batch) is one tile, the token blocks of a (batch, kv head) are consecutive, tails round up, and the grid
+// never exceeds the SMs or the tiles.
 #include <catch2/catch.hpp>
 
 #include <set>

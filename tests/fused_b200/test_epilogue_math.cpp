@@ -154,14 +154,19 @@ TEST_CASE("the reference's bf16 RoPE arithmetic rounds the inputs, cos, sin, bot
     for (float sign : {-1.0f, 1.0f}) {
       const double expected =
           bf16_of(bf16_of(bf16_of(x) * bf16_of(cos_value)) + sign * bf16_of(bf16_of(partner) * bf16_of(sin_value)));
-      CHECK(rotate_element(x, partner, cos_value, sin_value, sign, RopeArithmetic::kReferenceBf16) == expected);
-      // The fp32 arithmetic rounds nothing on the way: it stays within fp32 steps of the exact rotation.
       const double exact = static_cast<double>(x) * cos_value + sign * static_cast<double>(partner) * sin_value;
-      CHECK(rotate_element(x, partner, cos_value, sin_value, sign, RopeArithmetic::kFp32) ==
-            Approx(exact).margin(1e-6));
+      // The pair as the epilogue computes it: x is the pair's first element for sign -1, its second for +1.
+      constexpr auto kBf16 = RopeArithmetic::kReferenceBf16;
+      const RotatedPair bf16_pair = sign < 0 ? rotate_pair(x, partner, cos_value, sin_value, kBf16)
+                                             : rotate_pair(partner, x, cos_value, sin_value, kBf16);
+      CHECK((sign < 0 ? bf16_pair.first : bf16_pair.second) == expected);
+      // The fp32 arithmetic rounds nothing on the way: it stays within fp32 steps of the exact rotation.
+      const RotatedPair fp32_pair = sign < 0 ? rotate_pair(x, partner, cos_value, sin_value, RopeArithmetic::kFp32)
+                                             : rotate_pair(partner, x, cos_value, sin_value, RopeArithmetic::kFp32);
+      CHECK((sign < 0 ? fp32_pair.first : fp32_pair.second) == Approx(exact).margin(1e-6));
     }
   }
   // Exactly representable inputs with cos 1, sin 0 come back unchanged; a value between bf16 steps does not.
-  CHECK(rotate_element(1.5f, 0.75f, 1.0f, 0.0f, 1.0f, RopeArithmetic::kReferenceBf16) == 1.5f);
-  CHECK(rotate_element(1.001f, 0.0f, 1.0f, 0.0f, 1.0f, RopeArithmetic::kReferenceBf16) == 1.0f);
+  CHECK(rotate_pair(1.5f, 0.75f, 1.0f, 0.0f, RopeArithmetic::kReferenceBf16).first == 1.5f);
+  CHECK(rotate_pair(1.001f, 0.0f, 1.0f, 0.0f, RopeArithmetic::kReferenceBf16).first == 1.0f);
 }

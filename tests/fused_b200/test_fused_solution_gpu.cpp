@@ -53,18 +53,18 @@ void expect_passed_with_margin(const nlohmann::json& results, std::size_t expect
 
 }  // namespace
 
-TEST_CASE("fused_b200: the 16 workloads pass the default 3 rounds with margin", "[fused_b200][gpu]") {
+TEST_CASE("fused_b200: the 16 workloads pass the default 3 rounds with margin", "[fused_b200][suite][gpu]") {
   if (skip_unless_hopper()) return;
   expect_passed_with_margin(run_fused({}), 16, 3);
 }
 
-TEST_CASE("fused_b200: the 16 workloads pass 10 rounds with margin", "[fused_b200][gpu]") {
+TEST_CASE("fused_b200: the 16 workloads pass 10 rounds with margin", "[fused_b200][suite][gpu]") {
   if (skip_unless_hopper()) return;
   expect_passed_with_margin(run_fused({"--rounds", "10"}), 16, 10);
 }
 
 TEST_CASE("fused_b200: 20 shapes drawn at random (B 1-64, Lq 1-8192, Lv 1-12544) pass with margin",
-          "[fused_b200][gpu]") {
+          "[fused_b200][suite][gpu]") {
   if (skip_unless_hopper()) return;
   // Log-uniform per axis, so that odd small sizes and the largest ones both come up; seeded so a failure reproduces.
   std::mt19937_64 rng(20261201);

@@ -219,11 +219,17 @@ TEST_CASE("O projection: plain GEMM into the output on ragged rows", "[fused_b20
   if (skip_unless_hopper()) return;
   const int sm_count = vlb::testing::test_device().sm_count;
   vlb::testing::TestStream stream;
-  const std::pair<ProblemShape, std::uint64_t> cases[] = {{{1, 37, 196}, 808}, {{3, 125, 196}, 909}};
+  // 37 and 375 rows: the fused kernels; 3900 rows: the plain 128x256 kernel (3.8 waves), ragged last tile.
+  const std::pair<ProblemShape, std::uint64_t> cases[] = {{{1, 37, 196}, 808}, {{3, 125, 196}, 909},
+                                                          {{2, 1950, 196}, 910}};
   for (const auto& [shape, seed] : cases) {
     INFO(describe(shape) << " seed " << seed);
     const StageInputs in(shape, seed, stream.get());
     const std::int64_t rows = shape.lang_rows();
+    const ProjectionPlan plan =
+        plan_projection({rows, ModelDims::kHidden, ModelDims::kHidden, 1}, sm_count, OutputWork::kPlain);
+    INFO("kernel " << kernel_name(plan.kernel));
+    CHECK((plan.kernel == ProjectionKernel::kPlainCooperative128x256) == (shape.lang_rows() == 3900));
     DeviceBuffer out = poisoned_output(rows * ModelDims::kHidden, stream.get());
     DeviceBuffer workspace(o_projection_workspace_bytes(rows, sm_count));
     // Any [rows, 4096] bf16 activations do: the language hidden states stand in for the attention output.

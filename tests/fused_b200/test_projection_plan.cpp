@@ -61,7 +61,33 @@ TEST_CASE("one wave and full waves run on ping-pong, a thin last wave stream-K",
   CHECK(big.splits == 1);
 }
 
+TEST_CASE("plain output (O) from about one wave of 128x256 tiles runs on the plain kernel, unless the last wave is "
+          "thin", "[fused_b200][plan]") {
+  for (std::int64_t rows : {1024, 2048, 4096, 8192, 11936, 16384}) {
+    INFO("rows " << rows);
+    const ProjectionPlan plan = plan_projection(shape(rows, 4096), kH200Sms, OutputWork::kPlain);
+    CHECK(plan.kernel == ProjectionKernel::kPlainCooperative128x256);
+    CHECK(plan.decomposition == Decomposition::kDataParallel);
+    CHECK(plan.output_tiles == (rows + 127) / 128 * 16);
+  }
+  // 2164 rows: 272 wide tiles, 2.06 waves: the fused kernels' stream-K plan, as for Q.
+  CHECK(plan_projection(shape(2164, 4096), kH200Sms, OutputWork::kPlain).kernel ==
+        plan_projection(shape(2164, 4096), kH200Sms).kernel);
+  // Under a wave: as for fused work.
+  for (std::int64_t rows : {256, 512}) {
+    CHECK(plan_projection(shape(rows, 4096), kH200Sms, OutputWork::kPlain).kernel ==
+          plan_projection(shape(rows, 4096), kH200Sms).kernel);
+  }
+  // Fused work or two groups never get it.
+  CHECK(plan_projection(shape(16384, 4096), kH200Sms).kernel != ProjectionKernel::kPlainCooperative128x256);
+  CHECK(plan_projection(shape(16384, 1024, 2), kH200Sms, OutputWork::kPlain).kernel !=
+        ProjectionKernel::kPlainCooperative128x256);
+}
+
 TEST_CASE("kernels and their tiles", "[fused_b200][plan]") {
+  CHECK(kernel_tile(ProjectionKernel::kPlainCooperative128x256).block_n == 256);
+  CHECK(kernel_tile(ProjectionKernel::kPlainCooperative128x256).plain_output_only);
+  CHECK_FALSE(kernel_tile(ProjectionKernel::kPingpong128x128).plain_output_only);
   CHECK(kernel_tile(ProjectionKernel::kPingpong128x128).data_parallel_only);
   CHECK_FALSE(kernel_tile(ProjectionKernel::kCooperative128x128).data_parallel_only);
   CHECK(kernel_name(ProjectionKernel::kPingpong128x128) == "pingpong-128x128");
@@ -91,6 +117,10 @@ TEST_CASE("a plan its kernel cannot run is refused with a reason", "[fused_b200]
     swizzled.swizzle = swizzle;
     CHECK_THROWS_AS(check_projection_plan(swizzled, q), vlb::UsageError);
   }
+  const ProjectionPlan plain = make_plan(q, ProjectionKernel::kPlainCooperative128x256, Decomposition::kDataParallel);
+  CHECK_NOTHROW(check_projection_plan(plain, q, OutputWork::kPlain));
+  CHECK_THROWS_AS(check_projection_plan(plain, q, OutputWork::kFusedEpilogue), vlb::UsageError);
+  CHECK_THROWS_AS(check_projection_plan(plain, shape(256, 1024, 2), OutputWork::kPlain), vlb::UsageError);
 }
 
 TEST_CASE("shapes outside the tiling are refused with a reason", "[fused_b200][plan]") {

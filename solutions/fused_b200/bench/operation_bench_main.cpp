@@ -1,5 +1,5 @@
-// fused_b200_operation_bench: on every suite workload (or those --case picks), the attention stage alone (with both
-// score numerics) beside SDPA's measured attention time, and the whole operation: as the solution runs it (K/V
+// fused_b200_operation_bench: on every suite workload (or those --case picks), the attention stage alone beside
+// SDPA's measured attention time, and the whole operation: as the solution runs it (K/V
 // projection concurrent with Q) and stage by stage (events between stages, run one after another), beside the
 // cuBLAS + SDPA components sum, PyTorch + CUDA graph, and the floor at the measured ceilings. L2 is flushed before
 // every call. Prints a table and, with --json PATH, writes the same numbers with the commit and command.
@@ -62,8 +62,7 @@ struct Baselines {
 struct WorkloadResult {
   int index = 0;
   Workload workload;
-  double attention_us = 0;                     // kFp32 scores (the solution's)
-  double attention_reference_numerics_us = 0;  // kReferenceBf16 scores
+  double attention_us = 0;
   double total_us = 0;                         // the whole operation as the solution runs it
   std::array<double, kFusedStages> stage_us{}; // stage by stage, sequential
   double staged_total_us = 0;
@@ -132,15 +131,11 @@ WorkloadResult time_workload(int index, const Workload& workload, const FusedOpe
   result.index = index;
   result.workload = workload;
   const std::vector<ColdL2Timer::Timing> medians = timer.interleaved_medians(
-      {[&](cudaStream_t s) { launch_attention(tensors, attention_shape, sm_count, s, ScoreNumerics::kFp32); },
-       [&](cudaStream_t s) {
-         launch_attention(tensors, attention_shape, sm_count, s, ScoreNumerics::kReferenceBf16);
-       },
+      {[&](cudaStream_t s) { launch_attention(tensors, attention_shape, sm_count, s); },
        [&](cudaStream_t) { operation.run(args); }},
       stream);
   result.attention_us = medians[0].gpu_us;
-  result.attention_reference_numerics_us = medians[1].gpu_us;
-  result.total_us = medians[2].gpu_us;
+  result.total_us = medians[1].gpu_us;
 
   const StageEventSet events;
   const std::vector<double> stages = timer.interval_medians(
@@ -166,18 +161,17 @@ WorkloadResult time_workload(int index, const Workload& workload, const FusedOpe
 std::string optional_us(const std::optional<double>& us) { return us ? fmt::format("{:.1f}", *us) : "-"; }
 
 void print_table(const std::vector<WorkloadResult>& results) {
-  std::printf("%3s %-16s | %9s %7s %9s %8s | %7s %7s %7s %7s %8s | %8s %8s %8s %8s\n", "#", "B,Lq,Lv", "attn_us",
-              "attn_TF", "attn_rb16", "sdpa_us", "q_us", "kv_us", "att_us", "o_us", "staged", "total_us", "parts",
+  std::printf("%3s %-16s | %9s %7s %8s | %7s %7s %7s %7s %8s | %8s %8s %8s %8s\n", "#", "B,Lq,Lv", "attn_us",
+              "attn_TF", "sdpa_us", "q_us", "kv_us", "att_us", "o_us", "staged", "total_us", "parts",
               "torch_g", "floor_us");
   double sum_total = 0, sum_parts = 0, sum_graph = 0, sum_floor = 0;
   for (const WorkloadResult& r : results) {
     const ProblemShape& s = r.workload.shape;
-    std::printf("%3d %-16s | %9.1f %7.1f %9.1f %8s | %7.1f %7.1f %7.1f %7.1f %8.1f | %8.1f %8s %8s %8.1f\n",
+    std::printf("%3d %-16s | %9.1f %7.1f %8s | %7.1f %7.1f %7.1f %7.1f %8.1f | %8.1f %8s %8s %8.1f\n",
                 r.index, fmt::format("{},{},{}", s.batch, s.lang_seq, s.vision_seq).c_str(), r.attention_us,
-                attention_flops(s) / (r.attention_us * 1e-6) / 1e12, r.attention_reference_numerics_us,
-                optional_us(r.sdpa_attention_us).c_str(), r.stage_us[0], r.stage_us[1], r.stage_us[2], r.stage_us[3],
-                r.staged_total_us, r.total_us, optional_us(r.components_sum_us).c_str(),
-                optional_us(r.pytorch_graph_us).c_str(), r.floor_us);
+                attention_flops(s) / (r.attention_us * 1e-6) / 1e12, optional_us(r.sdpa_attention_us).c_str(),
+                r.stage_us[0], r.stage_us[1], r.stage_us[2], r.stage_us[3], r.staged_total_us, r.total_us,
+                optional_us(r.components_sum_us).c_str(), optional_us(r.pytorch_graph_us).c_str(), r.floor_us);
     sum_total += r.total_us;
     sum_parts += r.components_sum_us.value_or(0);
     sum_graph += r.pytorch_graph_us.value_or(0);
@@ -204,8 +198,8 @@ void write_json(const std::string& path, const std::vector<WorkloadResult>& resu
   root["warmup_iterations"] = options.timer.warmup_iterations;
   root["timed_iterations"] = options.timer.timed_iterations;
   root["flush_us"] = flush_us;
-  root["timer"] = "cuda events, L2 flushed (2x L2 memset) before each call, median; attention (both numerics) and "
-                  "the whole operation timed in turns; stages: events between stages run one after another";
+  root["timer"] = "cuda events, L2 flushed (2x L2 memset) before each call, median; attention and the whole "
+                  "operation timed in turns; stages: events between stages run one after another";
   root["workloads"] = nlohmann::json::array();
   for (const WorkloadResult& r : results) {
     const ProblemShape& s = r.workload.shape;
@@ -213,7 +207,6 @@ void write_json(const std::string& path, const std::vector<WorkloadResult>& resu
         {{"index", r.index}, {"uuid", r.workload.uuid}, {"batch_size", s.batch}, {"lang_seq_len", s.lang_seq},
          {"vision_seq_len", s.vision_seq}, {"attention_us", r.attention_us},
          {"attention_tflops", attention_flops(s) / (r.attention_us * 1e-6) / 1e12},
-         {"attention_reference_numerics_us", r.attention_reference_numerics_us},
          {"attention_floor_us", r.attention_floor_us}, {"sdpa_attention_us", optional_json(r.sdpa_attention_us)},
          {"stage_us", {{"q_projection", r.stage_us[0]}, {"kv_projection", r.stage_us[1]},
                        {"attention", r.stage_us[2]}, {"o_projection", r.stage_us[3]}}},
