@@ -19,13 +19,6 @@ struct CorrectnessPlan {
   std::optional<double> max_abs_error_cap;
 };
 
-// Set in a worker process: run one (solution, case) of the plan and write its result to `result_path`.
-struct WorkerAssignment {
-  std::string solution;
-  int case_position = 0;
-  std::filesystem::path result_path;
-};
-
 struct RunPlan {
   std::string suite = "all";
   std::filesystem::path workloads_dir;
@@ -41,9 +34,8 @@ struct RunPlan {
   std::optional<std::filesystem::path> baseline_path;  // default: the published table for the selected GPU spec
   std::optional<std::filesystem::path> json_path;
   std::optional<std::filesystem::path> dump_dir;  // write a safetensors dump of each checked case here
-  bool isolation = true;          // each (solution, case) in its own worker process
+  bool isolation = true;          // each (solution, case) in its own worker process, the reference in this one
   double case_timeout_s = 600;    // per (solution, case), with isolation
-  std::optional<WorkerAssignment> worker;
   std::vector<std::string> argv;  // as given, starting with "vlbench"
 };
 
