@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "harness/check/comparison.hpp"
@@ -106,6 +107,28 @@ CaseJudge::~CaseJudge() = default;
 
 namespace {
 
+// What the solution's side owes the judgement: an output for every round it reports as awaiting judgement, and for
+// the last timed call. Anything missing (a broken or tampered worker) fails the case rather than pass it unjudged.
+std::optional<std::string> missing_outputs(const CaseResult& result, const std::vector<CapturedOutput>& captured,
+                                           const CallSchedule& schedule) {
+  auto has_output = [&](int call) {
+    return std::any_of(captured.begin(), captured.end(), [&](const CapturedOutput& c) { return c.call == call; });
+  };
+  for (std::size_t r = 0; r < result.correctness.size(); ++r) {
+    const CorrectnessRound& round = result.correctness[r];
+    if (round.status != CaseStatus::kPassed) break;
+    if (!has_output(static_cast<int>(r))) return fmt::format("no output came back for round {}", r);
+  }
+  if (result.status == CaseStatus::kPassed && result.timing) {
+    const int last = schedule.first_timing_call() + schedule.warmup_calls() +
+                     static_cast<int>(result.timing->event_samples_ms.size()) - 1;
+    if (captured.empty() || captured.back().call != last) {
+      return fmt::format("no output came back for the last timed call ({})", schedule.label(last));
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> floor_violation(const CaseResult& result, const DeviceInfo& device, const RunPlan& plan) {
   if (!result.timing || result.timing->samples_ms.empty()) return std::nullopt;
   const auto floor = physical_floor(result.work, device, plan.timing.flush_l2);
@@ -119,6 +142,12 @@ CaseResult CaseJudge::complete(SolutionRun run, const Case& test_case) {
   CaseResult result = std::move(run.result);
   if (result.status == CaseStatus::kSkipped) return result;
   const CallSchedule schedule(plan_);
+  if (auto missing = missing_outputs(result, run.captured, schedule)) {
+    result.status = CaseStatus::kRuntimeError;
+    result.reason = fmt::format("the solution's side of the case is incomplete: {}", *missing);
+    result.timing.reset();
+    return result;
+  }
   std::optional<Judgement> judgement;
   auto judge_call = [&](const CapturedOutput& captured) {
     if (!reference_) reference_ = std::make_unique<reference::GpuReference>();

@@ -17,6 +17,7 @@ struct CorrectnessPlan {
   int rounds = 3;
   std::optional<PositionPattern> forced_positions;
   std::optional<double> max_abs_error_cap;
+  bool operator==(const CorrectnessPlan&) const = default;
 };
 
 struct RunPlan {
@@ -37,6 +38,7 @@ struct RunPlan {
   bool isolation = true;          // each (solution, case) in its own worker process, the reference in this one
   double case_timeout_s = 600;    // per (solution, case), with isolation
   std::vector<std::string> argv;  // as given, starting with "vlbench"
+  bool operator==(const RunPlan&) const = default;
 };
 
 }  // namespace vlb

@@ -131,9 +131,10 @@ CaseResult run_one_case(const RunPlan& plan, InProcessSolutions& in_process, Cas
     SolutionRun run = plan.isolation ? run_isolated(plan, solution_name, test_case, case_position)
                                      : in_process.run(solution_name, test_case);
     result = judge.complete(std::move(run), test_case);
-  } catch (const Error& error) {
+  } catch (const std::exception& error) {
+    // Also what a worker handed back that makes no sense (a call outside the schedule, a malformed file).
     result = failed_case(solution_name, test_case, CaseStatus::kRuntimeError,
-                         fmt::format("the harness could not judge the case: {}", error.message()));
+                         fmt::format("the harness could not judge the case: {}", error.what()));
   }
   result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;

@@ -24,6 +24,7 @@ struct AdaptiveStop {
   double target_relative_noise = 0.01;  // stddev / mean
   double timeout_s = 30.0;         // wall clock for the whole measurement
   int max_samples = 10000;
+  bool operator==(const AdaptiveStop&) const = default;
 };
 
 struct TimingSettings {
@@ -32,6 +33,7 @@ struct TimingSettings {
   std::optional<AdaptiveStop> adaptive;  // set: ignore timed_iterations and stop by these criteria
   TimerKind timer = TimerKind::kEvents;
   bool flush_l2 = true;
+  bool operator==(const TimingSettings&) const = default;
 };
 
 struct ClockTelemetry {
