@@ -45,15 +45,9 @@ FusionArgs CallProtocol::prepare(int call, cudaStream_t stream) {
   arm_guard_zones(placements_.guarded_buffers(call), call_key(call), stream);
   before_ = fingerprint_inputs(read_only(inputs), shape_, stream);
 
-  FusionArgs args;
-  args.shape = shape_;
-  args.inputs = make_fusion_inputs(shape_, read_only(inputs));
-  args.output.data = static_cast<bf16*>(placements_.output(call));
-  args.output.shape = {shape_.batch, shape_.lang_seq, ModelDims::kHidden};
-  args.workspace = placements_.workspace();
-  args.workspace_bytes = placements_.workspace_bytes();
-  args.stream = stream;
-  return args;
+  return make_fusion_args(shape_, make_fusion_inputs(shape_, read_only(inputs)),
+                          static_cast<bf16*>(placements_.output(call)), placements_.workspace(),
+                          placements_.workspace_bytes(), stream);
 }
 
 std::optional<std::string> CallProtocol::inspect(int call, cudaStream_t stream) const {

@@ -10,6 +10,7 @@
 #include "harness/inputs/workload_inputs.hpp"
 #include "harness/report/case_dump.hpp"
 #include "harness/runner/call_schedule.hpp"
+#include "harness/runner/solution_call.hpp"
 #include "harness/sol/physical_floor.hpp"
 #include "reference/gpu_reference.hpp"
 
@@ -68,15 +69,8 @@ struct CaseJudge::Judgement {
     std::array<void*, kNumInputs> destinations{};
     for (int i = 0; i < kNumInputs; ++i) destinations[i] = inputs.data(static_cast<TensorId>(i));
     source.fill(settings, destinations, stream);
-    FusionArgs args;
-    args.shape = test_case.shape;
-    args.inputs = inputs.view();
-    args.output.data = reference_output.as<bf16>();
-    args.output.shape = {test_case.shape.batch, test_case.shape.lang_seq, ModelDims::kHidden};
-    args.workspace = reference_workspace.data();
-    args.workspace_bytes = reference_workspace.bytes();
-    args.stream = stream;
-    reference.run(args);
+    reference.run(make_fusion_args(test_case.shape, inputs.view(), reference_output.as<bf16>(), reference_workspace,
+                                   stream));
     VLB_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 

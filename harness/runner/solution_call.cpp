@@ -4,6 +4,24 @@
 
 namespace vlb {
 
+FusionArgs make_fusion_args(const ProblemShape& shape, const FusionInputs& inputs, bf16* output, void* workspace,
+                            std::size_t workspace_bytes, cudaStream_t stream) {
+  FusionArgs args;
+  args.shape = shape;
+  args.inputs = inputs;
+  args.output.data = output;
+  args.output.shape = {shape.batch, shape.lang_seq, ModelDims::kHidden};
+  args.workspace = workspace;
+  args.workspace_bytes = workspace_bytes;
+  args.stream = stream;
+  return args;
+}
+
+FusionArgs make_fusion_args(const ProblemShape& shape, const FusionInputs& inputs, bf16* output,
+                            const DeviceBuffer& workspace, cudaStream_t stream) {
+  return make_fusion_args(shape, inputs, output, workspace.data(), workspace.bytes(), stream);
+}
+
 std::unique_ptr<Solution> create_solution(const std::string& name) {
   SolutionRegistry::instance().require(name);
   return guard_solution_call("constructor", [&] { return SolutionRegistry::instance().create(name); });

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "harness/check/status.hpp"
+#include "harness/core/device_buffer.hpp"
 #include "harness/solution/solution.hpp"
 
 namespace vlb {
@@ -35,6 +36,12 @@ decltype(auto) guard_solution_call(std::string_view what, Body&& body) {
     throw SolutionFault(fmt::format("the solution's {} threw something that is not a std::exception", what));
   }
 }
+
+// The arguments of one call: `workspace` of `workspace_bytes` bytes (nullptr when none).
+FusionArgs make_fusion_args(const ProblemShape& shape, const FusionInputs& inputs, bf16* output, void* workspace,
+                            std::size_t workspace_bytes, cudaStream_t stream);
+FusionArgs make_fusion_args(const ProblemShape& shape, const FusionInputs& inputs, bf16* output,
+                            const DeviceBuffer& workspace, cudaStream_t stream);
 
 // A fresh instance from the registry, its constructor guarded (an unknown name is still the registry's UsageError).
 std::unique_ptr<Solution> create_solution(const std::string& name);
