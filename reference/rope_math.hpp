@@ -7,14 +7,17 @@
 //           w_s / 2 pairs (s0 + i, s0 + i + w_s / 2), i < w_s / 2, with inv_freq_s[i] = 10000^(-2i / w_s).
 // The 64 pairs of the 3D rotation are numbered section after section: 0..20 t, 21..41 h, 42..63 w.
 //
-// The faithful rounding points (SPEC.md step 2): the angle is fp32(pos) * fp32(inv_freq) in fp32; cos and sin of that
-// fp32 angle in fp32, then rounded to bf16; each product and each sum of the rotation rounded to bf16.
+// The faithful rounding points (SPEC.md step 2): inv_freq is the official fp32 table (1 / powf(10000, fp32(2i) / w) as
+// PyTorch computes it on the GPU, stored in rope_inv_freq_table.hpp); the angle is fp32(pos) * inv_freq in fp32; cos
+// and sin of that fp32 angle in fp32, then rounded to bf16; each product and each sum of the rotation rounded to bf16.
 // cos/sin are evaluated in double and rounded to fp32 so that host and device give the same bits (a correctly
 // rounded fp32 cos; PyTorch's fp32 cos is within an ulp of it, far below the bf16 rounding that follows).
 #include <cuda_bf16.h>
 
 #include <cmath>
 #include <cstdint>
+
+#include "reference/rope_inv_freq_table.hpp"
 
 #if defined(__CUDACC__)
 #define VLB_ROPE_HD __host__ __device__ inline
@@ -54,12 +57,29 @@ VLB_ROPE_HD RopePair pair_3d(int pair) {
 // The section (0 t, 1 h, 2 w) that head dimension `dim` belongs to in the 3D rotation.
 VLB_ROPE_HD int section_of_dim(int dim) { return dim < section_start(1) ? 0 : (dim < section_start(2) ? 1 : 2); }
 
-// inv_freq = theta^(-2i / width), exact (double) and as the fp32 table value.
+// The official table, per width (128 for Q; 42 and 44 for K's sections), on the host and on the device.
+inline constexpr float kInvFreqWidth128[] = {VLB_ROPE_INV_FREQ_WIDTH_128};
+inline constexpr float kInvFreqWidth42[] = {VLB_ROPE_INV_FREQ_WIDTH_42};
+inline constexpr float kInvFreqWidth44[] = {VLB_ROPE_INV_FREQ_WIDTH_44};
+static_assert(sizeof(kInvFreqWidth128) == 64 * sizeof(float) && sizeof(kInvFreqWidth42) == 21 * sizeof(float) &&
+              sizeof(kInvFreqWidth44) == 22 * sizeof(float));
+#if defined(__CUDACC__)
+static __constant__ float kDeviceInvFreqWidth128[] = {VLB_ROPE_INV_FREQ_WIDTH_128};
+static __constant__ float kDeviceInvFreqWidth42[] = {VLB_ROPE_INV_FREQ_WIDTH_42};
+static __constant__ float kDeviceInvFreqWidth44[] = {VLB_ROPE_INV_FREQ_WIDTH_44};
+#endif
+
+// inv_freq = theta^(-2i / width): exact (double), and the official fp32 value (width 128, 42 or 44).
 VLB_ROPE_HD double inv_freq_exact(int freq_index, int width) {
   return pow(kTheta, -2.0 * static_cast<double>(freq_index) / static_cast<double>(width));
 }
 VLB_ROPE_HD float inv_freq_fp32(int freq_index, int width) {
-  return static_cast<float>(inv_freq_exact(freq_index, width));
+#if defined(__CUDA_ARCH__)
+  const float* table = width == 128 ? kDeviceInvFreqWidth128 : (width == 44 ? kDeviceInvFreqWidth44 : kDeviceInvFreqWidth42);
+#else
+  const float* table = width == 128 ? kInvFreqWidth128 : (width == 44 ? kInvFreqWidth44 : kInvFreqWidth42);
+#endif
+  return table[freq_index];
 }
 
 // The faithful angle: fp32 position times fp32 inv_freq, one fp32 rounding.

@@ -6,11 +6,17 @@
 namespace vlb {
 
 InputFingerprints fingerprint_inputs(const DeviceInputs& inputs, cudaStream_t stream) {
+  std::array<const void*, kNumInputs> data{};
+  for (int i = 0; i < kNumInputs; ++i) data[i] = inputs.data(static_cast<TensorId>(i));
+  return fingerprint_inputs(data, inputs.shape(), stream);
+}
+
+InputFingerprints fingerprint_inputs(const std::array<const void*, kNumInputs>& inputs, const ProblemShape& shape,
+                                     cudaStream_t stream) {
+  std::array<std::size_t, kNumInputs> bytes{};
+  for (int i = 0; i < kNumInputs; ++i) bytes[i] = tensor_spec(static_cast<TensorId>(i), shape).bytes();
   InputFingerprints fingerprints{};
-  for (int i = 0; i < kNumInputs; ++i) {
-    const auto id = static_cast<TensorId>(i);
-    fingerprints[i] = fingerprint_bytes(inputs.data(id), inputs.bytes(id), stream);
-  }
+  fingerprint_ranges(inputs, bytes, fingerprints, stream);
   return fingerprints;
 }
 

@@ -1,5 +1,8 @@
-// poison_bf16 and fingerprint_bytes: device kernels of the guards against broken and dishonest solutions.
+// poison_bf16, scramble_bytes and the fingerprints: device kernels of the guards against broken and dishonest
+// solutions.
 #include <cstdint>
+#include <stdexcept>
+#include <vector>
 
 #include "harness/check/guards.hpp"
 #include "harness/core/cuda_check.hpp"
@@ -57,6 +60,21 @@ __global__ void fingerprint_kernel(const unsigned char* data, std::uint64_t byte
   }
   if (threadIdx.x == 0) atomicAdd(sum, partials[0]);  // addition modulo 2^64 commutes: the order is irrelevant
 }
+
+__global__ void scramble_kernel(unsigned char* data, std::uint64_t bytes, bool aligned, std::uint64_t key) {
+  for (std::uint64_t word = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; 8 * word < bytes;
+       word += std::uint64_t{gridDim.x} * blockDim.x) {
+    const std::uint64_t value = mix64(key ^ mix64(word));
+    if (aligned && 8 * word + 8 <= bytes) {
+      reinterpret_cast<std::uint64_t*>(data)[word] = value;
+    } else {
+      for (std::uint64_t b = 0; b < 8 && 8 * word + b < bytes; ++b) {
+        data[8 * word + b] = static_cast<unsigned char>(value >> (8 * b));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void poison_bf16(void* data, std::int64_t elements, cudaStream_t stream) {
@@ -65,19 +83,39 @@ void poison_bf16(void* data, std::int64_t elements, cudaStream_t stream) {
   VLB_CHECK_LAUNCH();
 }
 
-std::uint64_t fingerprint_bytes(const void* device_data, std::size_t bytes, cudaStream_t stream) {
-  unsigned long long sum = 0;
-  if (bytes > 0) {
-    DeviceBuffer accumulator(sizeof(unsigned long long));
-    VLB_CUDA_CHECK(cudaMemsetAsync(accumulator.data(), 0, accumulator.bytes(), stream));
-    const bool aligned = reinterpret_cast<std::uintptr_t>(device_data) % 8 == 0;
-    fingerprint_kernel<<<blocks_for(static_cast<std::int64_t>((bytes + 7) / 8)), kThreads, 0, stream>>>(
-        static_cast<const unsigned char*>(device_data), bytes, aligned, accumulator.as<unsigned long long>());
-    VLB_CHECK_LAUNCH();
-    VLB_CUDA_CHECK(cudaMemcpyAsync(&sum, accumulator.data(), sizeof(sum), cudaMemcpyDeviceToHost, stream));
-    VLB_CUDA_CHECK(cudaStreamSynchronize(stream));
+void scramble_bytes(void* data, std::size_t bytes, std::uint64_t key, cudaStream_t stream) {
+  if (bytes == 0) return;
+  scramble_kernel<<<blocks_for(static_cast<std::int64_t>((bytes + 7) / 8)), kThreads, 0, stream>>>(
+      static_cast<unsigned char*>(data), bytes, reinterpret_cast<std::uintptr_t>(data) % 8 == 0, key);
+  VLB_CHECK_LAUNCH();
+}
+
+void fingerprint_ranges(std::span<const void* const> data, std::span<const std::size_t> bytes,
+                        std::span<std::uint64_t> fingerprints, cudaStream_t stream) {
+  if (data.size() != bytes.size() || data.size() != fingerprints.size()) {
+    throw std::invalid_argument("fingerprint_ranges: data, bytes and fingerprints differ in length");
   }
-  return mix64(sum ^ mix64(bytes));  // the length too: a zero-padded tail differs from real zero bytes
+  if (data.empty()) return;
+  DeviceBuffer accumulators(sizeof(unsigned long long) * data.size());
+  VLB_CUDA_CHECK(cudaMemsetAsync(accumulators.data(), 0, accumulators.bytes(), stream));
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    if (bytes[i] == 0) continue;
+    const bool aligned = reinterpret_cast<std::uintptr_t>(data[i]) % 8 == 0;
+    fingerprint_kernel<<<blocks_for(static_cast<std::int64_t>((bytes[i] + 7) / 8)), kThreads, 0, stream>>>(
+        static_cast<const unsigned char*>(data[i]), bytes[i], aligned, accumulators.as<unsigned long long>() + i);
+    VLB_CHECK_LAUNCH();
+  }
+  std::vector<unsigned long long> sums(data.size());
+  VLB_CUDA_CHECK(cudaMemcpyAsync(sums.data(), accumulators.data(), accumulators.bytes(), cudaMemcpyDeviceToHost, stream));
+  VLB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  // The length too: a zero-padded tail differs from real zero bytes.
+  for (std::size_t i = 0; i < data.size(); ++i) fingerprints[i] = mix64(sums[i] ^ mix64(bytes[i]));
+}
+
+std::uint64_t fingerprint_bytes(const void* device_data, std::size_t bytes, cudaStream_t stream) {
+  std::uint64_t fingerprint = 0;
+  fingerprint_ranges({&device_data, 1}, {&bytes, 1}, {&fingerprint, 1}, stream);
+  return fingerprint;
 }
 
 }  // namespace vlb

@@ -40,9 +40,7 @@ struct CommandLine::Options {
   std::string dump;
   bool no_isolation = false;
   double case_timeout_s = 600;
-  std::string worker_solution;
-  int worker_case = -1;
-  std::string worker_result;
+  std::string worker_folder;
   std::string compare_a, compare_b;
   std::string export_results, export_reference, export_output = "traces.jsonl";
   std::string package_solution, package_output;
@@ -94,13 +92,12 @@ void add_run_options(CLI::App& app, auto& o) {
   app.add_option("--json", o.json, "Write the results JSON here (kept up to date case by case)");
   app.add_option("--dump", o.dump, "Write each checked case's inputs, output and reference output as safetensors here");
   app.add_flag("--no-isolation", o.no_isolation,
-               "Run cases in this process instead of one worker process each (for debugging)");
+               "Trusted mode, for debugging your own solution: run every case in this process, the reference "
+               "included, instead of the solution in one worker process per case and the reference only here");
   app.add_option("--case-timeout", o.case_timeout_s, "Seconds a (solution, case) may take before it is TIMEOUT")
       ->check(CLI::Range(1.0, 86400.0))->capture_default_str();
-  // Internal: how vlbench starts its own worker processes.
-  app.add_option("--worker-solution", o.worker_solution)->group("");
-  app.add_option("--worker-case", o.worker_case)->group("");
-  app.add_option("--worker-result", o.worker_result)->group("");
+  // Internal: how vlbench starts its own worker processes (the folder holds the serialized task).
+  app.add_option("--worker", o.worker_folder)->group("");
 }
 
 TimingSettings timing_settings(const auto& o) {
@@ -140,10 +137,6 @@ RunPlan make_plan(const auto& o, const std::vector<std::string>& arguments) {
   if (!o.dump.empty()) plan.dump_dir = o.dump;
   plan.isolation = !o.no_isolation;
   plan.case_timeout_s = o.case_timeout_s;
-  if (!o.worker_result.empty()) {
-    plan.worker = WorkerAssignment{o.worker_solution, o.worker_case, o.worker_result};
-    plan.isolation = false;
-  }
   plan.argv = arguments;
   plan.argv.insert(plan.argv.begin(), "vlbench");
   return plan;
@@ -197,6 +190,11 @@ Request CommandLine::parse(const std::vector<std::string>& arguments) {
     throw UsageError(fmt::format("{} (run vlbench --help for the options)", error.what()));
   }
   const Options& o = *options_;
+  if (!o.worker_folder.empty()) {
+    request.command = Command::kWorker;
+    request.worker_folder = o.worker_folder;
+    return request;
+  }
   if (o.version) {
     request.command = Command::kVersion;
   } else if (options_->compare->parsed()) {

@@ -17,7 +17,7 @@ class App;
 
 namespace vlb::cli {
 
-enum class Command { kRun, kList, kCompare, kExport, kPackage, kHelp, kVersion };
+enum class Command { kRun, kList, kCompare, kExport, kPackage, kHelp, kVersion, kWorker };
 
 struct CompareRequest {
   std::filesystem::path baseline_file;   // A
@@ -31,6 +31,7 @@ struct Request {
   ExportRequest export_traces;
   PackageRequest package;
   std::string help_text;  // for kHelp
+  std::filesystem::path worker_folder;  // for kWorker (internal: a worker process's task)
 };
 
 class CommandLine {

@@ -11,11 +11,15 @@
 #include "harness/report/results_json.hpp"
 #include "harness/report/table.hpp"
 #include "harness/runner/suite_runner.hpp"
+#include "harness/solution/registry.hpp"
 
 namespace vlb::cli {
 namespace {
 
 int run(const Request& request, std::FILE* out) {
+  if (request.command != Command::kHelp && request.command != Command::kVersion) {
+    SolutionRegistry::instance().require_clean_registration();
+  }
   switch (request.command) {
     case Command::kHelp:
       fmt::print(out, "{}", request.help_text);
@@ -37,6 +41,9 @@ int run(const Request& request, std::FILE* out) {
       return run_export_command(request.export_traces);
     case Command::kPackage:
       return run_package_command(request.package);
+    case Command::kWorker:
+      execute_worker_task(request.worker_folder);
+      return static_cast<int>(ExitCode::kSuccess);
     case Command::kRun: {
       const RunOutput result = execute_plan(request.plan, out);
       print_case_table(out, result.record);

@@ -39,16 +39,6 @@ void check_against_definition(const SafetensorsEntry& entry, const TensorSpec& s
   }
 }
 
-void upload_file_input(const InputDescriptor& descriptor, TensorId id, DeviceInputs& inputs, cudaStream_t stream) {
-  const std::vector<std::byte> host = load_file_input(descriptor, id, inputs.shape());
-  if (host.size() != inputs.bytes(id)) {
-    throw std::logic_error(fmt::format("{}: {} bytes read for a {}-byte buffer", tensor_name(id), host.size(), inputs.bytes(id)));
-  }
-  VLB_CUDA_CHECK(cudaMemcpyAsync(inputs.data(id), host.data(), host.size(), cudaMemcpyHostToDevice, stream));
-  // `host` is freed on return: the copy must be done by then.
-  VLB_CUDA_CHECK(cudaStreamSynchronize(stream));
-}
-
 }  // namespace
 
 bool has_file_inputs(const Workload* workload) {
@@ -86,22 +76,51 @@ std::vector<std::byte> load_file_input(const InputDescriptor& descriptor, Tensor
   }
 }
 
-void fill_case_inputs(const Workload* workload, const InputSettings& settings, DeviceInputs& inputs,
-                      cudaStream_t stream) {
+CaseInputSource::CaseInputSource(const Workload* workload, const ProblemShape& shape, cudaStream_t stream)
+    : shape_(shape) {
   for (int i = 0; i < kNumInputs; ++i) {
     const auto id = static_cast<TensorId>(i);
     const InputDescriptor* descriptor = find_descriptor(workload, id);
-    if (!is_file_input(descriptor)) {
-      generate_tensor_on_device(id, inputs.shape(), settings, inputs.data(id), stream);
-      continue;
-    }
+    if (!is_file_input(descriptor)) continue;
+    std::vector<std::byte> host;
     try {
-      upload_file_input(*descriptor, id, inputs, stream);
+      host = load_file_input(*descriptor, id, shape);
     } catch (const InputError& error) {
       throw InputError(fmt::format("workload {} (line {}): {}", workload->uuid, workload->line, error.message()),
                        error.where());
     }
+    DeviceBuffer& device = file_inputs_[i].emplace(host.size());
+    VLB_CUDA_CHECK(cudaMemcpyAsync(device.data(), host.data(), host.size(), cudaMemcpyHostToDevice, stream));
+    // `host` is freed at the end of this iteration: the copy must be done by then.
+    VLB_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
+}
+
+void CaseInputSource::fill(const InputSettings& settings, const std::array<void*, kNumInputs>& destinations,
+                           cudaStream_t stream) const {
+  for (int i = 0; i < kNumInputs; ++i) {
+    const auto id = static_cast<TensorId>(i);
+    if (file_inputs_[i]) {
+      VLB_CUDA_CHECK(cudaMemcpyAsync(destinations[i], file_inputs_[i]->data(), file_inputs_[i]->bytes(),
+                                     cudaMemcpyDeviceToDevice, stream));
+    } else {
+      generate_tensor_on_device(id, shape_, settings, destinations[i], stream);
+    }
+  }
+}
+
+bool CaseInputSource::has_file_inputs() const {
+  return std::any_of(file_inputs_.begin(), file_inputs_.end(), [](const auto& input) { return input.has_value(); });
+}
+
+void fill_case_inputs(const Workload* workload, const InputSettings& settings, DeviceInputs& inputs,
+                      cudaStream_t stream) {
+  std::array<void*, kNumInputs> destinations{};
+  for (int i = 0; i < kNumInputs; ++i) destinations[i] = inputs.data(static_cast<TensorId>(i));
+  const CaseInputSource source(workload, inputs.shape(), stream);
+  source.fill(settings, destinations, stream);
+  // The copies from the file inputs' buffers must be done before the source frees them.
+  if (source.has_file_inputs()) VLB_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 }  // namespace vlb

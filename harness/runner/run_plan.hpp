@@ -17,13 +17,7 @@ struct CorrectnessPlan {
   int rounds = 3;
   std::optional<PositionPattern> forced_positions;
   std::optional<double> max_abs_error_cap;
-};
-
-// Set in a worker process: run one (solution, case) of the plan and write its result to `result_path`.
-struct WorkerAssignment {
-  std::string solution;
-  int case_position = 0;
-  std::filesystem::path result_path;
+  bool operator==(const CorrectnessPlan&) const = default;
 };
 
 struct RunPlan {
@@ -41,10 +35,10 @@ struct RunPlan {
   std::optional<std::filesystem::path> baseline_path;  // default: the published table for the selected GPU spec
   std::optional<std::filesystem::path> json_path;
   std::optional<std::filesystem::path> dump_dir;  // write a safetensors dump of each checked case here
-  bool isolation = true;          // each (solution, case) in its own worker process
+  bool isolation = true;          // each (solution, case) in its own worker process, the reference in this one
   double case_timeout_s = 600;    // per (solution, case), with isolation
-  std::optional<WorkerAssignment> worker;
   std::vector<std::string> argv;  // as given, starting with "vlbench"
+  bool operator==(const RunPlan&) const = default;
 };
 
 }  // namespace vlb

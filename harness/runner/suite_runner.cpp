@@ -14,12 +14,13 @@
 #include "harness/core/cuda_stream.hpp"
 #include "harness/report/results_json.hpp"
 #include "harness/report/table.hpp"
-#include "harness/runner/case_runner.hpp"
+#include "harness/runner/case_judge.hpp"
+#include "harness/runner/solution_call.hpp"
+#include "harness/runner/solution_side.hpp"
 #include "harness/runner/environment.hpp"
 #include "harness/runner/worker_process.hpp"
 #include "harness/solution/registry.hpp"
 #include "harness/suite/suite.hpp"
-#include "reference/gpu_reference.hpp"
 
 namespace vlb {
 namespace {
@@ -63,19 +64,17 @@ RunRecord make_header(const RunPlan& plan, const EnvironmentRecord& environment,
 
 CaseResult failed_case(const std::string& solution, const Case& test_case, CaseStatus status,
                        const std::string& reason) {
-  CaseResult result;
-  result.solution = solution;
-  result.case_index = test_case.index;
-  result.uuid = test_case.uuid;
-  result.shape = test_case.shape;
-  result.tolerance = test_case.tolerance;
-  result.work = count_work(test_case.shape);
+  CaseResult result = new_case_result(solution, test_case);
   result.status = status;
   result.reason = reason;
   return result;
 }
 
-// After a harness-side CUDA failure: is the context still usable (an asynchronous fault is sticky)?
+SolutionRun failed_run(const std::string& solution, const Case& test_case, CaseStatus status, const std::string& reason) {
+  return {failed_case(solution, test_case, status, reason), {}};
+}
+
+// After a CUDA failure: is the context still usable (an asynchronous fault is sticky)?
 bool context_usable() { return cudaDeviceSynchronize() == cudaSuccess && cudaGetLastError() == cudaSuccess; }
 
 void ensure_writable_folder(const std::optional<std::filesystem::path>& file) {
@@ -87,58 +86,76 @@ void ensure_writable_folder(const std::optional<std::filesystem::path>& file) {
   }
 }
 
-// Runs cases in this process, keeping the reference and the solutions alive across cases.
-class InProcessRunner {
+// Runs the solution's side of cases in this process, keeping the solutions alive across cases.
+class InProcessSolutions {
  public:
-  InProcessRunner(const RunPlan& plan, const DeviceInfo& device, const GpuSpec& gpu_spec,
-                  const std::optional<BaselineTable>& baselines)
-      : plan_(plan), device_(device), gpu_spec_(gpu_spec), baselines_(baselines) {}
+  InProcessSolutions(const RunPlan& plan, const DeviceInfo& device) : plan_(plan), device_(device) {}
 
-  CaseResult run(const std::string& solution_name, const Case& test_case) {
-    if (context_lost_) return failed_case(solution_name, test_case, CaseStatus::kRuntimeError, *context_lost_);
+  SolutionRun run(const std::string& solution_name, const Case& test_case) {
+    if (context_lost_) return failed_run(solution_name, test_case, CaseStatus::kRuntimeError, *context_lost_);
     try {
-      if (!reference_) reference_ = std::make_unique<reference::GpuReference>();
       auto& solution = solutions_[solution_name];
-      if (!solution) solution = SolutionRegistry::instance().create(solution_name);
-      const RunContext context{plan_, device_, gpu_spec_, baselines_, *reference_, stream_.get()};
-      return run_case(*solution, test_case, context);
+      if (!solution) solution = create_solution(solution_name);
+      return run_solution_calls(*solution, test_case, {plan_, device_, stream_.get()});
+    } catch (const SolutionFault& fault) {
+      return failed_run(solution_name, test_case, CaseStatus::kRuntimeError, fault.what());
     } catch (const Error& error) {
       if (!context_usable()) {
         context_lost_ = fmt::format("not run: the CUDA context was lost in an earlier case ({})", error.message());
       }
-      return failed_case(solution_name, test_case, CaseStatus::kRuntimeError, error.message());
+      return failed_run(solution_name, test_case, CaseStatus::kRuntimeError, error.message());
     }
   }
 
  private:
   const RunPlan& plan_;
   const DeviceInfo& device_;
-  const GpuSpec& gpu_spec_;
-  const std::optional<BaselineTable>& baselines_;
   CudaStream stream_;
-  std::unique_ptr<reference::GpuReference> reference_;
   std::map<std::string, std::unique_ptr<Solution>> solutions_;
   std::optional<std::string> context_lost_;
 };
 
-CaseResult run_isolated(const RunPlan& plan, const std::string& solution_name, const Case& test_case,
-                        int case_position) {
-  WorkerRequest request;
-  request.run_arguments.assign(plan.argv.begin() + (plan.argv.empty() ? 0 : 1), plan.argv.end());
-  request.solution = solution_name;
-  request.case_position = case_position;
-  request.timeout_s = plan.case_timeout_s;
-  WorkerOutcome outcome = run_in_worker(request);
-  if (outcome.result) return *outcome.result;
-  return failed_case(solution_name, test_case, outcome.failure_status, outcome.failure_reason);
+SolutionRun run_isolated(const RunPlan& plan, const std::string& solution_name, const Case& test_case,
+                         int case_position) {
+  WorkerOutcome outcome = run_in_worker({plan, solution_name, case_position});
+  if (outcome.run) return std::move(*outcome.run);
+  return failed_run(solution_name, test_case, outcome.failure_status, outcome.failure_reason);
+}
+
+// The solution's side (in a worker or here), then the judgement against the reference here.
+CaseResult run_one_case(const RunPlan& plan, InProcessSolutions& in_process, CaseJudge& judge,
+                        const std::string& solution_name, const Case& test_case, int case_position) {
+  const auto started = std::chrono::steady_clock::now();
+  CaseResult result;
+  try {
+    SolutionRun run = plan.isolation ? run_isolated(plan, solution_name, test_case, case_position)
+                                     : in_process.run(solution_name, test_case);
+    result = judge.complete(std::move(run), test_case);
+  } catch (const std::exception& error) {
+    // Also what a worker handed back that makes no sense (a call outside the schedule, a malformed file).
+    result = failed_case(solution_name, test_case, CaseStatus::kRuntimeError,
+                         fmt::format("the harness could not judge the case: {}", error.what()));
+  }
+  result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return result;
+}
+
+struct SelectedRun {
+  Suite suite;
+  std::vector<Case> cases;
+};
+
+// Everything that can be wrong with the request is found before the GPU is touched.
+SelectedRun select(const RunPlan& plan) {
+  SelectedRun selected{load_suite(plan.suite, plan.workloads_dir), {}};
+  selected.cases = select_cases(selected.suite, plan.case_selectors, plan.custom_case_atol);
+  return selected;
 }
 
 }  // namespace
 
 RunOutput execute_plan(const RunPlan& plan, std::FILE* progress) {
-  // Everything that can be wrong with the request is found before the GPU is touched.
-  const Suite suite = load_suite(plan.suite, plan.workloads_dir);
-  const std::vector<Case> cases = select_cases(suite, plan.case_selectors, plan.custom_case_atol);
+  const SelectedRun selected = select(plan);
   for (const std::string& name : plan.solutions) {
     SolutionRegistry::instance().require(name);
   }
@@ -153,35 +170,22 @@ RunOutput execute_plan(const RunPlan& plan, std::FILE* progress) {
   RunOutput output;
   output.record = make_header(plan, collect_environment(device, gpu_spec.key), baselines);
   std::optional<ResultsWriter> writer;
-  const auto result_path = plan.worker ? std::optional(plan.worker->result_path) : plan.json_path;
-  if (result_path) writer.emplace(*result_path, output.record);
+  if (plan.json_path) writer.emplace(*plan.json_path, output.record);
 
   const auto started = std::chrono::steady_clock::now();
-  InProcessRunner in_process(plan, device, gpu_spec, baselines);
-  auto record = [&](CaseResult result, int total) {
-    output.any_failure = output.any_failure || is_failure(result.status);
-    output.record.cases.push_back(std::move(result));
-    if (writer) writer->append_case(output.record.cases.back());
-    if (progress && !plan.worker) {
-      print_progress(progress, output.record.cases.back(), static_cast<int>(output.record.cases.size()), total,
-                     isatty(fileno(progress)) != 0);
-    }
-  };
-
-  if (plan.worker) {
-    const int position = plan.worker->case_position;
-    if (position < 0 || position >= static_cast<int>(cases.size())) {
-      throw UsageError(fmt::format("--worker-case {} is outside the {} selected cases", position, cases.size()));
-    }
-    record(in_process.run(plan.worker->solution, cases[position]), 1);
-  } else {
-    const int total = static_cast<int>(plan.solutions.size() * cases.size());
-    for (const std::string& solution_name : plan.solutions) {
-      for (std::size_t position = 0; position < cases.size(); ++position) {
-        const Case& test_case = cases[position];
-        record(plan.isolation ? run_isolated(plan, solution_name, test_case, static_cast<int>(position))
-                              : in_process.run(solution_name, test_case),
-               total);
+  InProcessSolutions in_process(plan, device);
+  CaseJudge judge(plan, device, gpu_spec, baselines);
+  const int total = static_cast<int>(plan.solutions.size() * selected.cases.size());
+  for (const std::string& solution_name : plan.solutions) {
+    for (std::size_t position = 0; position < selected.cases.size(); ++position) {
+      output.record.cases.push_back(run_one_case(plan, in_process, judge, solution_name, selected.cases[position],
+                                                 static_cast<int>(position)));
+      const CaseResult& result = output.record.cases.back();
+      output.any_failure = output.any_failure || is_failure(result.status);
+      if (writer) writer->append_case(result);
+      if (progress) {
+        print_progress(progress, result, static_cast<int>(output.record.cases.size()), total,
+                       isatty(fileno(progress)) != 0);
       }
     }
   }
@@ -189,6 +193,26 @@ RunOutput execute_plan(const RunPlan& plan, std::FILE* progress) {
   output.record.summary = summarize(output.record.cases, wall_s);
   if (writer) writer->finish(output.record);
   return output;
+}
+
+void execute_worker_task(const std::filesystem::path& folder) {
+  const WorkerTask task = read_worker_task(folder);
+  const SelectedRun selected = select(task.plan);
+  if (task.case_position < 0 || task.case_position >= static_cast<int>(selected.cases.size())) {
+    throw SystemError(fmt::format("a worker's case {} is outside the {} selected cases", task.case_position,
+                                  selected.cases.size()));
+  }
+  const Case& test_case = selected.cases[task.case_position];
+  const DeviceInfo device = query_device(task.plan.device);
+  VLB_CUDA_CHECK(cudaSetDevice(task.plan.device));
+  const RunRecord header =
+      make_header(task.plan, collect_environment(device, task.plan.gpu_spec_key.value_or("")), std::nullopt);
+
+  const auto started = std::chrono::steady_clock::now();
+  InProcessSolutions solutions(task.plan, device);
+  SolutionRun run = solutions.run(task.solution, test_case);
+  run.result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  write_worker_outcome(folder, run, header);
 }
 
 }  // namespace vlb

@@ -15,7 +15,6 @@
 #include <thread>
 
 #include "harness/core/errors.hpp"
-#include "harness/report/results_json.hpp"
 
 extern char** environ;
 
@@ -97,48 +96,22 @@ std::string describe_exit(int status) {
 
 }  // namespace
 
-std::vector<std::string> strip_parent_only_options(const std::vector<std::string>& arguments) {
-  std::vector<std::string> kept;
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    const std::string& argument = arguments[i];
-    if (argument == "--json") {
-      ++i;  // and its value
-      continue;
-    }
-    if (argument.rfind("--json=", 0) == 0) continue;
-    kept.push_back(argument);
-  }
-  return kept;
-}
-
-std::vector<std::string> worker_arguments(const WorkerRequest& request, const std::string& result_path) {
-  std::vector<std::string> arguments = {"vlbench"};
-  for (const std::string& argument : strip_parent_only_options(request.run_arguments)) arguments.push_back(argument);
-  arguments.insert(arguments.end(), {"--worker-solution", request.solution, "--worker-case",
-                                     std::to_string(request.case_position), "--worker-result", result_path});
-  return arguments;
-}
-
-WorkerOutcome run_in_worker(const WorkerRequest& request) {
+WorkerOutcome run_in_worker(const WorkerTask& task) {
   const ScratchDir scratch;
-  const auto result_path = scratch.path() / "case.json";
   const auto log_path = scratch.path() / "worker.log";
-  const pid_t pid = spawn_worker(worker_arguments(request, result_path.string()), log_path);
-  const std::optional<int> status = wait_with_deadline(pid, request.timeout_s);
+  write_worker_task(scratch.path(), task);
+  const pid_t pid = spawn_worker({"vlbench", "--worker", scratch.path().string()}, log_path);
+  const std::optional<int> status = wait_with_deadline(pid, task.plan.case_timeout_s);
 
   WorkerOutcome outcome;
   if (!status) {
     outcome.failure_status = CaseStatus::kTimeout;
-    outcome.failure_reason = fmt::format("the case ran past its {:.0f} s limit and its worker was killed", request.timeout_s);
+    outcome.failure_reason =
+        fmt::format("the case ran past its {:.0f} s limit and its worker was killed", task.plan.case_timeout_s);
     return outcome;
   }
-  if (std::filesystem::exists(result_path)) {
-    RunRecord record = read_results_file(result_path);
-    if (record.cases.size() == 1) {
-      outcome.result = record.cases.front();
-      return outcome;
-    }
-  }
+  outcome.run = read_worker_outcome(scratch.path());
+  if (outcome.run) return outcome;
   outcome.failure_status = CaseStatus::kRuntimeError;
   const std::string tail = last_lines(log_path, 3);
   outcome.failure_reason = tail.empty() ? describe_exit(*status) : fmt::format("{}: {}", describe_exit(*status), tail);

@@ -1,7 +1,6 @@
 #include "harness/solution/registry.hpp"
 
 #include <algorithm>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -37,10 +36,20 @@ SolutionRegistry& SolutionRegistry::instance() {
 }
 
 void SolutionRegistry::add(SolutionInfo meta, Factory factory) {
-  if (meta.name.empty()) throw std::logic_error("a registered solution has an empty name");
-  if (contains(meta.name)) throw std::logic_error("solution '" + meta.name + "' is registered twice");
+  if (meta.name.empty()) return add_registration_error("a registered solution has an empty name");
+  if (contains(meta.name)) return add_registration_error("solution '" + meta.name + "' is registered twice");
   entries_.push_back({std::move(meta), std::move(factory)});
   std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.info.name < b.info.name; });
+}
+
+void SolutionRegistry::add_registration_error(std::string message) {
+  registration_errors_.push_back(std::move(message));
+}
+
+void SolutionRegistry::require_clean_registration() const {
+  if (registration_errors_.empty()) return;
+  throw UsageError("solutions could not be registered (a build mistake: fix the solution's describe() or its "
+                   "VLBENCH_REGISTER_SOLUTION line): " + join(registration_errors_, "; "));
 }
 
 bool SolutionRegistry::contains(const std::string& name) const {
@@ -73,5 +82,25 @@ std::vector<std::string> SolutionRegistry::names() const {
   for (const Entry& entry : entries_) result.push_back(entry.info.name);
   return result;
 }
+
+namespace detail {
+
+SolutionRegistration::SolutionRegistration(const char* type_name, SolutionInfo (*describe)(),
+                                           SolutionRegistry::Factory factory) noexcept {
+  try {
+    try {
+      SolutionRegistry::instance().add(describe(), std::move(factory));
+    } catch (const std::exception& error) {
+      SolutionRegistry::instance().add_registration_error(std::string(type_name) + "::describe() threw: " + error.what());
+    } catch (...) {
+      SolutionRegistry::instance().add_registration_error(std::string(type_name) +
+                                                          "::describe() threw something that is not a std::exception");
+    }
+  } catch (...) {
+    // Out of memory while recording the error: nothing more can be said before main.
+  }
+}
+
+}  // namespace detail
 
 }  // namespace vlb

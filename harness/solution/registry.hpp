@@ -2,6 +2,8 @@
 // Solutions register themselves with one line in their own folder:
 //     VLBENCH_REGISTER_SOLUTION(MySolution);   // MySolution has `static SolutionInfo describe();`
 // CMake links every solution folder as a whole archive, so the static registration cannot be dropped.
+// Registration runs before main, where an exception would terminate the program: a registration that fails (a
+// duplicate or empty name, a describe() that throws) is recorded instead, and the CLI reports it (exit 2).
 #include <functional>
 #include <memory>
 #include <string>
@@ -17,8 +19,12 @@ class SolutionRegistry {
 
   static SolutionRegistry& instance();
 
-  // Throws std::logic_error on a duplicate or empty name (a build mistake, caught at start-up).
+  // A duplicate or empty name is recorded as a registration error (a build mistake), not added.
   void add(SolutionInfo info, Factory factory);
+  void add_registration_error(std::string message);
+  const std::vector<std::string>& registration_errors() const { return registration_errors_; }
+  // Throws UsageError listing every registration error, if there is any.
+  void require_clean_registration() const;
   bool contains(const std::string& name) const;
   // Throws the UsageError that create() would, without constructing anything (no GPU needed).
   void require(const std::string& name) const;
@@ -33,13 +39,13 @@ class SolutionRegistry {
     Factory factory;
   };
   std::vector<Entry> entries_;
+  std::vector<std::string> registration_errors_;
 };
 
 namespace detail {
 struct SolutionRegistration {
-  SolutionRegistration(SolutionInfo info, SolutionRegistry::Factory factory) {
-    SolutionRegistry::instance().add(std::move(info), std::move(factory));
-  }
+  // Never throws: whatever describe() or the registry throws becomes a registration error.
+  SolutionRegistration(const char* type_name, SolutionInfo (*describe)(), SolutionRegistry::Factory factory) noexcept;
 };
 }  // namespace detail
 
@@ -49,4 +55,4 @@ struct SolutionRegistration {
 #define VLB_REGISTRATION_CONCAT(a, b) VLB_REGISTRATION_CONCAT_INNER(a, b)
 #define VLBENCH_REGISTER_SOLUTION(SolutionType)                                                           \
   static const ::vlb::detail::SolutionRegistration VLB_REGISTRATION_CONCAT(vlb_registration_, __LINE__)( \
-      SolutionType::describe(), [] { return std::unique_ptr<::vlb::Solution>(new SolutionType()); })
+      #SolutionType, &SolutionType::describe, [] { return std::unique_ptr<::vlb::Solution>(new SolutionType()); })

@@ -4,7 +4,10 @@
 // Destination-passing style, as SOL-ExecBench: the inputs in SPEC order, the output last, a CUDA stream, and a
 // workspace the solution sized itself through workspace_bytes(), so that all allocation happens before timing.
 // A solution must enqueue all its work on `stream` (or join its own streams back into it before returning),
-// must not modify its inputs, must not allocate device memory in run(), and must not cache results.
+// must not modify its inputs, must not write outside its output and workspace, must not allocate device memory in
+// run(), and must not cache results. Every call (warm-up and timed calls included) sees input values and addresses
+// no earlier call saw, an output filled with NaN, and a workspace filled with random bytes: nothing a call leaves
+// behind is there for the next. Anything a solution throws, from any of its functions, fails that case only.
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
@@ -47,7 +50,7 @@ struct FusionArgs {
   ProblemShape shape;
   FusionInputs inputs;
   TensorRef<bf16, 3> output;      // [B, Lq, 4096]
-  void* workspace = nullptr;      // workspace_bytes(shape) bytes, 256-byte aligned, contents undefined
+  void* workspace = nullptr;      // workspace_bytes(shape) bytes, 256-byte aligned, random bytes on entry
   std::size_t workspace_bytes = 0;
   cudaStream_t stream = nullptr;
 };

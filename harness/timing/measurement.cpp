@@ -174,7 +174,7 @@ void audit_calls(CuptiSpanRecorder& recorder, std::vector<PendingAudit>& audits,
 }  // namespace
 
 TimingResult measure(const MeasuredCall& call, const PrepareCall& prepare, const TimingSettings& settings,
-                     const DeviceInfo& device, cudaStream_t stream) {
+                     const DeviceInfo& device, cudaStream_t stream, const InspectCall& inspect) {
   validate(settings);
   if (!call) throw UsageError("timing: no call to measure");
   const auto began = std::chrono::steady_clock::now();
@@ -186,7 +186,19 @@ TimingResult measure(const MeasuredCall& call, const PrepareCall& prepare, const
   SmClockProbe probe;
 
   int iteration = 0;
-  for (; iteration < settings.warmup_iterations; ++iteration) runner.run(iteration, /*timed=*/false);
+  // A violation found after a call ends the measurement: the samples so far are kept, the finding reported.
+  auto inspect_after = [&](int index, bool timed) {
+    if (!inspect) return false;
+    std::optional<std::string> violation = inspect(stream, index, timed);
+    if (!violation) return false;
+    result.violations.push_back(std::move(*violation));
+    result.stop_reason = "violation";
+    return true;
+  };
+  for (; iteration < settings.warmup_iterations; ++iteration) {
+    runner.run(iteration, /*timed=*/false);
+    if (inspect_after(iteration, /*timed=*/false)) return result;
+  }
   const double clock_before_mhz = probe.measure_mhz(stream);
 
   const bool cupti_per_iteration = settings.timer == TimerKind::kCupti && settings.adaptive.has_value();
@@ -200,6 +212,7 @@ TimingResult measure(const MeasuredCall& call, const PrepareCall& prepare, const
       audits.push_back({AuditedCall{iteration, timing.event_ms, timing.stop_observed_ns, {}}, timing.cupti_call});
       if (cupti_per_iteration) read_activity(*recorder, audits.back());
     }
+    if (inspect_after(iteration, /*timed=*/true)) break;
     const double sample_ms = cupti_per_iteration ? audits.back().call.activity.span_ms() : timing.event_ms;
     noise.add(sample_ms);
     timed_total_s += sample_ms * 1e-3;
@@ -211,7 +224,11 @@ TimingResult measure(const MeasuredCall& call, const PrepareCall& prepare, const
   }
   const double clock_after_mhz = probe.measure_mhz(stream);
 
-  if (recorder) audit_calls(*recorder, audits, result);
+  if (recorder) {
+    std::vector<std::string> found_by_inspection = std::move(result.violations);
+    audit_calls(*recorder, audits, result);
+    result.violations.insert(result.violations.begin(), found_by_inspection.begin(), found_by_inspection.end());
+  }
   result.samples_ms = settings.timer == TimerKind::kCupti ? result.cupti_samples_ms : result.event_samples_ms;
   result.clocks = make_clock_telemetry(clock_before_mhz, clock_after_mhz, device);
   result.stats = compute_statistics(result.samples_ms);

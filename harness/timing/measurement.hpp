@@ -24,6 +24,7 @@ struct AdaptiveStop {
   double target_relative_noise = 0.01;  // stddev / mean
   double timeout_s = 30.0;         // wall clock for the whole measurement
   int max_samples = 10000;
+  bool operator==(const AdaptiveStop&) const = default;
 };
 
 struct TimingSettings {
@@ -32,6 +33,7 @@ struct TimingSettings {
   std::optional<AdaptiveStop> adaptive;  // set: ignore timed_iterations and stop by these criteria
   TimerKind timer = TimerKind::kEvents;
   bool flush_l2 = true;
+  bool operator==(const TimingSettings&) const = default;
 };
 
 struct ClockTelemetry {
@@ -53,12 +55,14 @@ struct TimingResult {
   std::vector<std::string> violations;
 };
 
-// The measured call for iteration `i` (enqueue on `stream`), and an untimed preparation before it (e.g. moving the
-// inputs to a fresh address); the preparation runs before the L2 flush.
+// The measured call for iteration `i` (enqueue on `stream`), an untimed preparation before it (e.g. fresh inputs at
+// a fresh address; it runs before the L2 flush), and an untimed inspection after it, once the device is idle (e.g.
+// guard zones): a returned violation ends the measurement and is recorded in TimingResult::violations.
 using MeasuredCall = std::function<void(cudaStream_t stream, int iteration)>;
 using PrepareCall = std::function<void(cudaStream_t stream, int iteration)>;
+using InspectCall = std::function<std::optional<std::string>(cudaStream_t stream, int iteration, bool timed)>;
 
 TimingResult measure(const MeasuredCall& call, const PrepareCall& prepare, const TimingSettings& settings,
-                     const DeviceInfo& device, cudaStream_t stream);
+                     const DeviceInfo& device, cudaStream_t stream, const InspectCall& inspect = nullptr);
 
 }  // namespace vlb

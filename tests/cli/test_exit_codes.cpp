@@ -19,6 +19,21 @@ TEST_CASE("--list prints the 16 cases and the registered solutions without a GPU
   CHECK_THAT(result.output, Catch::Contains("template"));
 }
 
+TEST_CASE("registrations that failed before main are reported with exit 2", "[cli]") {
+  const std::string binary = std::string(VLBENCH_BINARY_DIR) + "/vlbench_broken_registration";
+  for (const std::vector<std::string>& arguments : {std::vector<std::string>{"--list"},
+                                                     std::vector<std::string>{"--solution", "template"}}) {
+    const auto result = vlb::testing::run_process(binary, arguments);
+    INFO(result.output);
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.output, Catch::Contains("vlbench: error: solutions could not be registered"));
+    CHECK_THAT(result.output, Catch::Contains("solution 'template' is registered twice"));
+    CHECK_THAT(result.output, Catch::Contains("ThrowingDescribe::describe() threw: metadata file missing"));
+  }
+  // --version and --help still work, so the build can be identified.
+  CHECK(vlb::testing::run_process(binary, {"--version"}).exit_code == 0);
+}
+
 TEST_CASE("bad usage and bad input exit 2 with a message", "[cli]") {
   const std::vector<std::vector<std::string>> bad = {
       {"--solution", "no_such_solution"},

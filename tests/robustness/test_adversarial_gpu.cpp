@@ -1,7 +1,9 @@
 // Every adversarial solution (adversarial_solutions.cu) gets the status it must get, each in its own worker process,
-// and the run goes on past crashes and hangs with every finished result kept.
+// and the run goes on past crashes and hangs with every finished result kept; the ones that throw are contained in
+// the trusted in-process mode too; the honest template passes both ways.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -11,54 +13,117 @@
 
 namespace {
 
+using S = vlb::CaseStatus;
+
 struct Expectation {
   const char* solution;
-  std::vector<vlb::CaseStatus> accepted;  // more than one where the outcome depends on a race the harness may win
+  std::vector<S> accepted;    // more than one where the outcome depends on a race the harness may win
+  const char* reason_part;    // a part of the reason that names the finding ("" to skip)
 };
 
-}  // namespace
+std::string joined_names(const std::vector<Expectation>& expectations) {
+  std::string names;
+  for (const auto& e : expectations) names += (names.empty() ? "" : ",") + std::string(e.solution);
+  return names;
+}
 
-TEST_CASE("adversarial solutions are caught, each with the right status", "[robustness][gpu]") {
-  using S = vlb::CaseStatus;
-  const std::vector<Expectation> expectations = {
-      {"adversarial_writes_nothing", {S::kIncorrectNumerical}},
-      {"adversarial_writes_nan", {S::kIncorrectNumerical}},
-      {"adversarial_writes_half", {S::kIncorrectNumerical}},
-      {"adversarial_slightly_wrong", {S::kIncorrectNumerical}},
-      {"adversarial_modifies_input", {S::kRewardHack}},
-      {"adversarial_unjoined_stream", {S::kIncorrectNumerical, S::kRewardHack}},
-      {"adversarial_default_stream", {S::kIncorrectNumerical, S::kRewardHack}},
-      {"adversarial_replays_by_pointer", {S::kIncorrectNumerical}},
-      {"adversarial_hangs", {S::kTimeout}},
-      {"adversarial_crashes_device", {S::kRuntimeError}},
-      {"adversarial_crashes_host", {S::kRuntimeError}},
-      {"adversarial_allocates", {S::kRewardHack}},
-      {"adversarial_changes_kernels", {S::kRewardHack}},  // needs CUPTI: see below
-      {"template", {S::kPassed}},                         // the honest control
-  };
-  std::string solutions;
-  for (const auto& e : expectations) solutions += (solutions.empty() ? "" : ",") + std::string(e.solution);
-
+vlb::RunRecord run_adversaries(const std::vector<Expectation>& expectations, const std::vector<std::string>& extra) {
   const vlb::testing::ScratchFolder scratch;
   const auto results = scratch.file("adversarial.json");
-  const auto run = vlb::testing::run_process(
-      vlb::testing::vlbench_adversarial_binary(),
-      {"--solution", solutions, "--case", "15", "--rounds", "2", "--warmup", "2", "--iterations", "5",
-       "--case-timeout", "20", "--json", results.string()});
+  std::vector<std::string> arguments = {"--solution", joined_names(expectations), "--case", "15", "--rounds", "2",
+                                        "--warmup", "2", "--iterations", "5", "--case-timeout", "20", "--json",
+                                        results.string()};
+  arguments.insert(arguments.end(), extra.begin(), extra.end());
+  const auto run = vlb::testing::run_process(vlb::testing::vlbench_adversarial_binary(), arguments);
   INFO(run.output);
   CHECK(run.exit_code == 1);  // some cases failed, none stopped the run
-  const vlb::RunRecord record = vlb::read_results_file(results);
-  REQUIRE(record.cases.size() == expectations.size());
+  return vlb::read_results_file(results);
+}
 
+void check_statuses(const vlb::RunRecord& record, const std::vector<Expectation>& expectations) {
+  REQUIRE(record.cases.size() == expectations.size());
+  const bool cupti = std::any_of(record.cases.begin(), record.cases.end(),
+                                 [](const auto& c) { return c.timing && c.timing->cupti_available; });
   for (std::size_t i = 0; i < expectations.size(); ++i) {
     const auto& result = record.cases[i];
     const auto& expected = expectations[i];
     INFO(expected.solution << ": " << vlb::status_name(result.status) << " - " << result.reason);
     REQUIRE(result.solution == expected.solution);
     auto accepted = expected.accepted;
-    const bool cupti = record.cases.back().timing && record.cases.back().timing->cupti_available;
     if (std::string(expected.solution) == "adversarial_changes_kernels" && !cupti) accepted = {S::kPassed};
     CHECK(std::find(accepted.begin(), accepted.end(), result.status) != accepted.end());
     if (result.status != S::kPassed) CHECK_FALSE(result.reason.empty());
+    CHECK_THAT(result.reason, Catch::Contains(expected.reason_part));
   }
+}
+
+const vlb::CaseResult& result_of(const vlb::RunRecord& record, const std::string& solution) {
+  const auto found = std::find_if(record.cases.begin(), record.cases.end(),
+                                  [&](const auto& c) { return c.solution == solution; });
+  REQUIRE(found != record.cases.end());
+  return *found;
+}
+
+// A cache that never hits costs what the honest computation costs: its median is the template's, not a replay's.
+void check_no_replay(const vlb::RunRecord& record, const std::string& cacher) {
+  const auto& honest = result_of(record, "template");
+  const auto& cached = result_of(record, cacher);
+  REQUIRE(honest.timing.has_value());
+  REQUIRE(cached.timing.has_value());
+  INFO(cacher << " median " << cached.timing->stats.median << " ms, template " << honest.timing->stats.median << " ms");
+  CHECK(cached.timing->stats.median >= 0.5 * honest.timing->stats.median);
+}
+
+}  // namespace
+
+TEST_CASE("adversarial solutions are caught, each with the right status", "[robustness][gpu]") {
+  const std::vector<Expectation> expectations = {
+      {"adversarial_writes_nothing", {S::kIncorrectNumerical}, "NaN"},
+      {"adversarial_writes_nan", {S::kIncorrectNumerical}, ""},
+      {"adversarial_writes_half", {S::kIncorrectNumerical}, ""},
+      {"adversarial_slightly_wrong", {S::kIncorrectNumerical}, ""},
+      {"adversarial_modifies_input", {S::kRewardHack}, "q_proj_bias"},
+      {"adversarial_unjoined_stream", {S::kIncorrectNumerical, S::kRewardHack}, ""},
+      {"adversarial_default_stream", {S::kIncorrectNumerical, S::kRewardHack}, ""},
+      {"adversarial_replays_by_pointer", {S::kPassed}, ""},  // every call at a new address: it never replays
+      {"adversarial_hangs", {S::kTimeout}, ""},
+      {"adversarial_crashes_device", {S::kRuntimeError}, ""},
+      {"adversarial_crashes_host", {S::kRuntimeError}, ""},
+      {"adversarial_allocates", {S::kRewardHack}, ""},
+      {"adversarial_changes_kernels", {S::kRewardHack}, ""},  // needs CUPTI: see check_statuses
+      {"adversarial_caches_by_content", {S::kPassed}, ""},   // every call's values are new: it never replays
+      {"adversarial_stashes_in_workspace", {S::kIncorrectNumerical}, "round 1"},
+      {"adversarial_reads_neighbour", {S::kIncorrectNumerical}, "round 0"},
+      {"adversarial_replays_last_output", {S::kIncorrectNumerical}, "timed call"},
+      {"adversarial_faster_than_physics", {S::kRewardHack}, "physical floor"},
+      {"adversarial_writes_past_output", {S::kRewardHack}, "guard zone after output"},
+      {"adversarial_writes_before_input", {S::kRewardHack}, "guard zone before q_proj_bias"},
+      {"adversarial_throws_in_constructor", {S::kRuntimeError}, "constructor threw: cannot load my kernels"},
+      {"adversarial_throws_in_unsupported_reason", {S::kRuntimeError}, "unsupported_reason threw: device query"},
+      {"adversarial_throws_in_workspace_bytes", {S::kRuntimeError}, "workspace_bytes threw: shape too large"},
+      {"adversarial_throws_in_run", {S::kRuntimeError}, "run threw something that is not a std::exception"},
+      {"template", {S::kPassed}, ""},  // the honest control
+  };
+  const vlb::RunRecord record = run_adversaries(expectations, {});
+  check_statuses(record, expectations);
+  check_no_replay(record, "adversarial_caches_by_content");
+  check_no_replay(record, "adversarial_replays_by_pointer");
+}
+
+TEST_CASE("in the trusted in-process mode, solution errors are contained per case too", "[robustness][gpu]") {
+  const std::vector<Expectation> expectations = {
+      {"adversarial_throws_in_constructor", {S::kRuntimeError}, "constructor threw"},
+      {"adversarial_throws_in_unsupported_reason", {S::kRuntimeError}, "unsupported_reason threw"},
+      {"adversarial_throws_in_workspace_bytes", {S::kRuntimeError}, "workspace_bytes threw"},
+      {"adversarial_throws_in_run", {S::kRuntimeError}, "run threw"},
+      {"adversarial_stashes_in_workspace", {S::kIncorrectNumerical}, "round 1"},
+      {"adversarial_writes_past_output", {S::kRewardHack}, "guard zone after output"},
+      {"adversarial_faster_than_physics", {S::kRewardHack}, "physical floor"},
+      {"adversarial_caches_by_content", {S::kPassed}, ""},
+      {"template", {S::kPassed}, ""},
+  };
+  const vlb::RunRecord record = run_adversaries(expectations, {"--no-isolation"});
+  CHECK_FALSE(record.settings.isolation);
+  check_statuses(record, expectations);
+  check_no_replay(record, "adversarial_caches_by_content");
 }

@@ -25,6 +25,7 @@ vlb::RunPlan small_plan(const std::vector<std::string>& solutions) {
 }  // namespace
 
 TEST_CASE("the template and the reference pass, are timed and get SOL figures", "[runner][gpu]") {
+  // In-process here (the test binary cannot serve as a worker); tests/robustness runs the isolated mode.
   vlb::RunPlan plan = small_plan({"template", "reference"});
   const vlb::testing::ScratchFolder scratch;
   const auto json = scratch.file("pipeline.json");
@@ -35,10 +36,21 @@ TEST_CASE("the template and the reference pass, are timed and get SOL figures", 
   for (const auto& result : output.record.cases) {
     INFO(result.solution << " " << result.case_index << ": " << result.reason);
     CHECK(result.status == vlb::CaseStatus::kPassed);
-    // Two seeded rounds (the second with random positions) and the last timed output.
-    REQUIRE(result.correctness.size() == 3);
+    // Two seeded rounds (the second with random positions), then three sampled timed calls and the last one (three
+    // entries when the last was among the sampled), each judged against the reference for its own seed.
+    REQUIRE(result.correctness.size() >= 5);
+    REQUIRE(result.correctness.size() <= 6);
+    CHECK(result.correctness[0].seed == 1234);
+    CHECK(result.correctness[1].seed == 1235);
     CHECK(result.correctness[1].positions == "random");
-    CHECK(result.correctness[0].seed != result.correctness[1].seed);
+    const std::uint64_t first_timed_seed = 1234 + 2 + 2;  // after the rounds and the warm-up calls
+    for (std::size_t i = 2; i < result.correctness.size(); ++i) {
+      CHECK(result.correctness[i].status == vlb::CaseStatus::kPassed);
+      CHECK(result.correctness[i].positions == "official");
+      CHECK(result.correctness[i].seed >= first_timed_seed);
+      if (i > 2) CHECK(result.correctness[i].seed > result.correctness[i - 1].seed);
+    }
+    CHECK(result.correctness.back().seed == first_timed_seed + 6);  // the last of the 7 timed calls
     REQUIRE(result.timing.has_value());
     CHECK(result.timing->samples_ms.size() == 7);
     CHECK(result.timing->stats.median > 0);
@@ -50,4 +62,19 @@ TEST_CASE("the template and the reference pass, are timed and get SOL figures", 
   CHECK(reread.cases.size() == 4);
   CHECK(reread.environment.sm_count > 0);
   CHECK_FALSE(std::filesystem::exists(json.string() + ".partial.jsonl"));
+}
+
+TEST_CASE("a check-only run judges only the rounds", "[runner][gpu]") {
+  vlb::RunPlan plan = small_plan({"template"});
+  plan.time_cases = false;
+  plan.correctness.rounds = 3;
+  const vlb::RunOutput output = vlb::execute_plan(plan, nullptr);
+  REQUIRE(output.record.cases.size() == 2);
+  for (const auto& result : output.record.cases) {
+    INFO(result.case_index << ": " << result.reason);
+    CHECK(result.status == vlb::CaseStatus::kPassed);
+    CHECK(result.correctness.size() == 3);
+    CHECK(result.correctness[2].positions == "random");
+    CHECK_FALSE(result.timing.has_value());
+  }
 }

@@ -47,13 +47,39 @@ TEST_CASE("a registry lists solutions without constructing them and creates fres
   CHECK(first->workspace_bytes({2, 3, 4}) == 6);
 }
 
-TEST_CASE("duplicate names and empty names are build mistakes", "[registry]") {
+TEST_CASE("duplicate names and empty names are recorded as registration errors, never thrown", "[registry]") {
   vlb::SolutionRegistry registry;
   registry.add(CountingSolution::describe(), [] { return std::make_unique<CountingSolution>(); });
-  CHECK_THROWS_AS(registry.add(CountingSolution::describe(), [] { return std::make_unique<CountingSolution>(); }),
-                  std::logic_error);
+  CHECK_NOTHROW(registry.require_clean_registration());
+  CHECK_NOTHROW(registry.add(CountingSolution::describe(), [] { return std::make_unique<CountingSolution>(); }));
   vlb::SolutionInfo unnamed;
-  CHECK_THROWS_AS(registry.add(unnamed, [] { return std::make_unique<CountingSolution>(); }), std::logic_error);
+  CHECK_NOTHROW(registry.add(unnamed, [] { return std::make_unique<CountingSolution>(); }));
+  REQUIRE(registry.registration_errors().size() == 2);
+  CHECK_THAT(registry.registration_errors()[0], Catch::Contains("'counting' is registered twice"));
+  CHECK_THAT(registry.registration_errors()[1], Catch::Contains("empty name"));
+  CHECK(registry.names() == std::vector<std::string>{"counting"});
+  try {
+    registry.require_clean_registration();
+    FAIL("require_clean_registration() accepted a registry with errors");
+  } catch (const vlb::UsageError& error) {
+    CHECK(error.exit_code() == vlb::ExitCode::kBadInput);
+    CHECK_THAT(error.message(), Catch::Contains("registered twice"));
+    CHECK_THAT(error.message(), Catch::Contains("empty name"));
+  }
+}
+
+namespace {
+vlb::SolutionInfo describe_throws() { throw std::runtime_error("no metadata file"); }
+}  // namespace
+
+TEST_CASE("a describe() that throws during static registration becomes a registration error", "[registry]") {
+  const std::size_t errors_before = vlb::SolutionRegistry::instance().registration_errors().size();
+  // What VLBENCH_REGISTER_SOLUTION expands to, run here instead of before main.
+  const vlb::detail::SolutionRegistration registration("BrokenSolution", &describe_throws,
+                                                       [] { return std::make_unique<CountingSolution>(); });
+  auto& registry = vlb::SolutionRegistry::instance();
+  REQUIRE(registry.registration_errors().size() == errors_before + 1);
+  CHECK_THAT(registry.registration_errors().back(), Catch::Contains("BrokenSolution::describe() threw: no metadata file"));
 }
 
 TEST_CASE("an unknown solution name is a usage error that lists the registered ones", "[registry]") {

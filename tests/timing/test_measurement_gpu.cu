@@ -204,3 +204,37 @@ TEST_CASE("bad timing settings are usage errors", "[timing][gpu]") {
   CHECK_THROWS_AS(vlb::measure(call, nullptr, settings, test_device(), stream.get()), vlb::UsageError);
   CHECK_THROWS_AS(vlb::measure(nullptr, nullptr, short_run(1, 10), test_device(), stream.get()), vlb::UsageError);
 }
+
+TEST_CASE("an inspection after each call is untimed, and a violation it finds ends the measurement", "[timing][gpu]") {
+  TestStream stream;
+  const auto call = [](cudaStream_t s, int) { vlb::testing::launch_spin_kernel(s, kSpinUs); };
+  std::vector<std::pair<int, bool>> inspected;
+  const vlb::InspectCall clean = [&](cudaStream_t s, int iteration, bool timed) -> std::optional<std::string> {
+    inspected.emplace_back(iteration, timed);
+    vlb::testing::launch_spin_kernel(s, 3 * kSpinUs);  // untimed: must not show in the samples
+    VLB_CUDA_CHECK(cudaStreamSynchronize(s));
+    return std::nullopt;
+  };
+  const vlb::TimingResult result = vlb::measure(call, nullptr, short_run(2, 6), test_device(), stream.get(), clean);
+  REQUIRE(inspected.size() == 8);
+  CHECK(inspected.front() == std::pair<int, bool>{0, false});
+  CHECK(inspected[2] == std::pair<int, bool>{2, true});
+  CHECK(result.violations.empty());
+  CHECK(result.stats.median == Approx(kSpinMs).epsilon(0.05));
+
+  const vlb::InspectCall breaks_at_4 = [](cudaStream_t, int iteration, bool) -> std::optional<std::string> {
+    if (iteration == 4) return "call 4 wrote outside its output";
+    return std::nullopt;
+  };
+  const vlb::TimingResult stopped = vlb::measure(call, nullptr, short_run(2, 6), test_device(), stream.get(), breaks_at_4);
+  REQUIRE(stopped.violations.size() == 1);
+  CHECK(stopped.violations.front() == "call 4 wrote outside its output");
+  CHECK(stopped.stop_reason == "violation");
+  CHECK(stopped.event_samples_ms.size() == 3);  // timed iterations 2, 3 and 4
+  const vlb::InspectCall breaks_in_warmup = [](cudaStream_t, int, bool) -> std::optional<std::string> {
+    return "a warm-up call broke the rules";
+  };
+  const vlb::TimingResult in_warmup = vlb::measure(call, nullptr, short_run(2, 6), test_device(), stream.get(), breaks_in_warmup);
+  CHECK(in_warmup.violations.size() == 1);
+  CHECK(in_warmup.samples_ms.empty());
+}
