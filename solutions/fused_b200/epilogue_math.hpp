@@ -19,7 +19,6 @@ namespace vlb::fused_b200 {
 inline constexpr int kHeadDim = 128;
 // Each rotated pair of a head has one angle per row: 64 (cos, sin) slots per row, shared by every head of the row.
 inline constexpr int kRotarySlots = kHeadDim / 2;
-inline constexpr float kLog2RopeTheta = 13.287712379549449f;  // log2(10000)
 
 // Sectioned 3D RoPE of K: [0,42) t, [42,84) h, [84,128) w.
 inline constexpr int kVisionSectionStart[3] = {0, 42, 84};
@@ -84,9 +83,11 @@ VLB_FUSED_HD RotaryPair vision_slot_pair(int slot) {
   return vision_rotary_pair(84 + slot - 42);
 }
 
-// inv_freq[i] = theta^(-2i/width), in fp32 as the reference's table.
+// inv_freq[i] = theta^(-2i/width) as the reference computes it: 1 / powf(theta, fp32(2i) / width) in fp32. On the
+// device CUDA's powf is the one PyTorch's GPU table comes from, so the values are the reference's bit for bit (they
+// differ from the exactly rounded ones by up to 5 ulp); the host's powf may differ by an ulp.
 VLB_FUSED_HD float rope_inv_freq(int freq_index, int width) {
-  return exp2f(-(static_cast<float>(2 * freq_index) / static_cast<float>(width)) * kLog2RopeTheta);
+  return 1.0f / powf(10000.0f, static_cast<float>(2 * freq_index) / static_cast<float>(width));
 }
 
 // cos and sin of an fp32 angle (positions reach ~12544 rad). On the device: a two-step reduction to [-pi, pi] and the
