@@ -9,7 +9,7 @@
 #include "harness/core/atomic_file.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/problem.hpp"
-#include "harness/report/json_node.hpp"
+#include "harness/core/json_value.hpp"
 #include "harness/report/results_json.hpp"
 
 namespace vlb {
@@ -176,7 +176,7 @@ std::vector<json> make_traces(const RunRecord& run, const RunRecord* reference_r
 
 void write_traces_jsonl(const fs::path& path, const std::vector<json>& traces) {
   std::string text;
-  for (const json& trace : traces) text += report_detail::dump_text(trace) + '\n';
+  for (const json& trace : traces) text += dump_json(trace) + '\n';
   write_file_atomically(path, text, "cannot write traces to " + path.string() + ": ");
 }
 
