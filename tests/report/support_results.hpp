@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <iomanip>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -46,7 +47,7 @@ void require_same(const T& expected, const T& actual, const std::string& path) {
       require_same(expected[i], actual[i], path + "[" + std::to_string(i) + "]");
     }
   } else if constexpr (std::is_floating_point_v<T>) {
-    INFO(path << ": expected " << expected << ", got " << actual);
+    INFO(path << ": expected " << std::setprecision(17) << expected << ", got " << actual);
     REQUIRE(((std::isnan(expected) && std::isnan(actual)) || expected == actual));
   } else {
     INFO(path);
