@@ -9,6 +9,9 @@
 
 namespace vlb {
 
+// SOL-ExecBench's name of the operation: the definition file's "name", and the "definition" of traces and packages.
+inline constexpr std::string_view kDefinitionName = "034_vision_language_cross_attention_fusion";
+
 struct ModelDims {
   static constexpr std::int64_t kHidden = 4096;
   static constexpr std::int64_t kNumHeads = 32;

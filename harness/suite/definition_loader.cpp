@@ -15,7 +15,6 @@ namespace vlb {
 using suite_detail::expected_axes;
 using suite_detail::find_expected_axis;
 using suite_detail::kBatchAxis;
-using suite_detail::kDefinitionName;
 using suite_detail::kLangSeqAxis;
 using suite_detail::kVisionSeqAxis;
 using suite_detail::variable_axis_value;
