@@ -29,8 +29,8 @@ std::string dump_json(const nlohmann::json& document, int indent = -1);
 
 class JsonValue {
  public:
-  // The root of `document`, which must outlive every view of it. `source` names the document in messages: a file
-  // path, "file:7" for line 7 of a JSONL file, or a description ("results JSON").
+  // `document` (or any value inside one) as the root of the paths, which must outlive every view of it. `source`
+  // names it in messages: a file path, "file:7" for line 7 of a JSONL file, or a description ("results JSON").
   JsonValue(const JsonDocument& document, std::string source);
 
   const JsonDocument& json() const { return *value_; }
@@ -41,8 +41,8 @@ class JsonValue {
   // Throws InputError "<source>: <path>: <problem>" ("<source>: <problem>" at the root).
   [[noreturn]] void fail(std::string_view problem) const;
 
-  // Objects (each fails unless the value is an object).
-  // A required field; when it is absent, fails at its path with `if_missing`.
+  // Objects (each fails unless the value is an object). at: a required field, which when absent fails at its path with
+  // `if_missing`.
   JsonValue at(std::string_view key, std::string_view if_missing = "required field is missing") const;
   std::optional<JsonValue> find(std::string_view key) const;  // an optional field
   bool contains(std::string_view key) const;
