@@ -7,6 +7,7 @@
 //   };
 // Members follow vlbench's JSON conventions:
 //   std::string, bool, integers     as themselves (an integer out of the member's range is an error when read)
+//   std::filesystem::path           a string
 //   double                          a number; not finite: written as null, and null reads back as NaN
 //   std::optional<T>                null when absent
 //   std::vector<T>                  an array
@@ -17,6 +18,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -26,6 +28,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "harness/core/errors.hpp"
 #include "harness/core/json_value.hpp"
 
 namespace vlb {
@@ -102,6 +105,8 @@ nlohmann::json write_json(const T& value) {
     return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
   } else if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool> || std::is_integral_v<T>) {
     return value;
+  } else if constexpr (std::is_same_v<T, std::filesystem::path>) {
+    return value.string();
   } else {
     return JsonCodec<T>::write(value);
   }
@@ -122,6 +127,8 @@ void read_json(const JsonValue& node, T& value) {
     value = node.is_null() ? std::numeric_limits<double>::quiet_NaN() : node.as_number();
   } else if constexpr (std::is_same_v<T, std::string>) {
     value = node.as_string();
+  } else if constexpr (std::is_same_v<T, std::filesystem::path>) {
+    value = node.as_string();
   } else if constexpr (std::is_same_v<T, bool>) {
     value = node.as_bool();
   } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
@@ -136,6 +143,18 @@ void read_json(const JsonValue& node, T& value) {
     value = static_cast<T>(wide);
   } else {
     JsonCodec<T>::read(node, value);
+  }
+}
+
+// A leaf spelled by name (an enum): `parse(name)` gives the value or throws an Error whose message becomes the error
+// at the node's path.
+template <class T, class Parse>
+void read_json_by_name(const JsonValue& node, T& value, Parse&& parse) {
+  const std::string name = node.as_string();
+  try {
+    value = parse(name);
+  } catch (const Error& error) {
+    node.fail(error.message());
   }
 }
 

@@ -11,23 +11,15 @@
 namespace vlb {
 
 void JsonCodec<CaseStatus>::read(const JsonValue& node, CaseStatus& status) {
-  const std::string name = node.as_string();
-  try {
-    status = parse_status(name);
-  } catch (const InputError& error) {
-    node.fail(error.message());
-  }
+  read_json_by_name(node, status, parse_status);
 }
 
 void JsonCodec<TimerKind>::read(const JsonValue& node, TimerKind& timer) {
-  const std::string name = node.as_string();
-  if (name == "events") {
-    timer = TimerKind::kEvents;
-  } else if (name == "cupti") {
-    timer = TimerKind::kCupti;
-  } else {
-    node.fail("unknown timer '" + name + "' (expected \"events\" or \"cupti\")");
-  }
+  read_json_by_name(node, timer, [](const std::string& name) {
+    if (name == "events") return TimerKind::kEvents;
+    if (name == "cupti") return TimerKind::kCupti;
+    throw InputError("unknown timer '" + name + "' (expected \"events\" or \"cupti\")");
+  });
 }
 
 nlohmann::json to_json(const RunRecord& run) {
