@@ -3,9 +3,9 @@
 //
 // Both rotations use rotate-half over 64 pairs of one head (head_dim 128):
 //   1D (Q): one section of width 128, pair p = (p, p + 64), frequency index p.
-//   3D (K): three contiguous sections [0,42) t, [42,84) h, [84,128) w of widths w_s = 42, 42, 44; section s has
-//           w_s / 2 pairs (s0 + i, s0 + i + w_s / 2), i < w_s / 2, with inv_freq_s[i] = 10000^(-2i / w_s).
-// The 64 pairs of the 3D rotation are numbered section after section: 0..20 t, 21..41 h, 42..63 w.
+//   3D (K): the sections of KRopeSections (harness/core/problem.hpp), [0,42) t, [42,84) h, [84,128) w of widths
+//           w_s = 42, 42, 44; section s has w_s / 2 pairs (s0 + i, s0 + i + w_s / 2), i < w_s / 2, with
+//           inv_freq_s[i] = 10000^(-2i / w_s); pairs numbered section after section: 0..20 t, 21..41 h, 42..63 w.
 //
 // The faithful rounding points (SPEC.md step 2): inv_freq is the official fp32 table (1 / powf(10000, fp32(2i) / w) as
 // PyTorch computes it on the GPU, stored in rope_inv_freq_table.hpp); the angle is fp32(pos) * inv_freq in fp32; cos
@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "harness/core/problem.hpp"
 #include "reference/rope_inv_freq_table.hpp"
 
 #if defined(__CUDACC__)
@@ -27,12 +28,9 @@
 
 namespace vlb::reference::rope {
 
-inline constexpr int kHeadDim = 128;
+inline constexpr int kHeadDim = static_cast<int>(ModelDims::kHeadDim);
 inline constexpr int kNumPairs = kHeadDim / 2;  // 64 in both variants
-inline constexpr double kTheta = 10000.0;
-// Sections of the 3D rotation: starts 0, 42, 84; widths 42, 42, 44 (functions, not arrays: usable in device code).
-VLB_ROPE_HD int section_start(int section) { return 42 * section; }
-VLB_ROPE_HD int section_width(int section) { return section == 2 ? 44 : 42; }
+inline constexpr double kTheta = ModelDims::kRopeTheta;
 
 // One rotated pair of a head: dims (low, high) turn by the angle pos * inv_freq(freq_index, width).
 struct RopePair {
@@ -46,16 +44,11 @@ struct RopePair {
 VLB_ROPE_HD RopePair pair_1d(int pair) { return {pair, pair + kNumPairs, pair, kHeadDim, 0}; }
 
 VLB_ROPE_HD RopePair pair_3d(int pair) {
-  // Pairs 0..20 in t, 21..41 in h, 42..63 in w.
-  const int section = pair < 21 ? 0 : (pair < 42 ? 1 : 2);
-  const int i = pair - 21 * section;
-  const int half = section_width(section) / 2;
-  const int start = section_start(section);
-  return {start + i, start + i + half, i, section_width(section), section};
+  using S = KRopeSections;
+  const int section = S::section_of_pair(pair);
+  const int i = pair - S::first_pair(section);
+  return {S::start(section) + i, S::start(section) + i + S::pairs(section), i, S::width(section), section};
 }
-
-// The section (0 t, 1 h, 2 w) that head dimension `dim` belongs to in the 3D rotation.
-VLB_ROPE_HD int section_of_dim(int dim) { return dim < section_start(1) ? 0 : (dim < section_start(2) ? 1 : 2); }
 
 // The official table, per width (128 for Q; 42 and 44 for K's sections), on the host and on the device.
 inline constexpr float kInvFreqWidth128[] = {VLB_ROPE_INV_FREQ_WIDTH_128};

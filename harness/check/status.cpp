@@ -31,7 +31,9 @@ CaseStatus parse_status(std::string_view name) {
   for (const auto& [value, text] : kNames) {
     if (text == name) return value;
   }
-  throw InputError("unknown case status '" + std::string(name) + "'");
+  std::string known;
+  for (const auto& [value, text] : kNames) known += (known.empty() ? "" : ", ") + std::string(text);
+  throw InputError("unknown status '" + std::string(name) + "' (expected one of " + known + ")");
 }
 
 bool is_failure(CaseStatus status) { return status != CaseStatus::kPassed && status != CaseStatus::kSkipped; }

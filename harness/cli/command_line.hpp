@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/report/export_traces.hpp"
+#include "harness/export/package.hpp"
+#include "harness/export/traces.hpp"
 #include "harness/runner/run_plan.hpp"
-#include "harness/solution/package.hpp"
 
 namespace CLI {
 class App;

@@ -6,6 +6,7 @@
 #include <exception>
 
 #include "harness/cli/command_line.hpp"
+#include "harness/cli/export_commands.hpp"
 #include "harness/cli/list_command.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/report/results_json.hpp"
@@ -38,9 +39,9 @@ int run(const Request& request, std::FILE* out) {
       return 0;
     }
     case Command::kExport:
-      return run_export_command(request.export_traces);
+      return run_export_command(request.export_traces, out);
     case Command::kPackage:
-      return run_package_command(request.package);
+      return run_package_command(request.package, out);
     case Command::kWorker:
       execute_worker_task(request.worker_folder);
       return static_cast<int>(ExitCode::kSuccess);

@@ -1,5 +1,6 @@
 #include "harness/core/problem.hpp"
 
+#include <array>
 #include <string>
 
 namespace vlb {

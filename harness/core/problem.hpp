@@ -9,6 +9,9 @@
 
 namespace vlb {
 
+// SOL-ExecBench's name of the operation: the definition file's "name", and the "definition" of traces and packages.
+inline constexpr std::string_view kDefinitionName = "034_vision_language_cross_attention_fusion";
+
 struct ModelDims {
   static constexpr std::int64_t kHidden = 4096;
   static constexpr std::int64_t kNumHeads = 32;
@@ -19,12 +22,33 @@ struct ModelDims {
   static constexpr std::int64_t kThwDim = 3;
   static constexpr std::int64_t kHeadsPerKvHead = kNumHeads / kNumKvHeads;  // GQA group size, 4
   static constexpr double kRopeTheta = 10000.0;
-  // Sectioned 3D RoPE on K: [0,42) t, [42,84) h, [84,128) w.
-  static constexpr std::array<std::int64_t, 3> kKRopeSectionWidths = {42, 42, 44};
 };
 static_assert(ModelDims::kNumHeads % ModelDims::kNumKvHeads == 0);
-static_assert(ModelDims::kKRopeSectionWidths[0] + ModelDims::kKRopeSectionWidths[1] +
-                  ModelDims::kKRopeSectionWidths[2] == ModelDims::kHeadDim);
+
+// The sectioned 3D RoPE of K (SPEC.md step 3): head_dim is cut into three contiguous sections, t [0,42), h [42,84),
+// w [84,128). Each is rotated on its own by its component of vision_grid_thw: rotate-half inside the section, pairs
+// (start + i, start + i + width/2) for i < width/2, frequencies theta^(-2i / width). Pairs (and their angles) are
+// numbered section after section: 0..20 t, 21..41 h, 42..63 w. The one definition for the reference, the solutions and
+// the tests; constexpr functions of scalars rather than arrays, so that device code can call them at run time (the
+// build passes --expt-relaxed-constexpr).
+struct KRopeSections {
+  static constexpr int kCount = 3;  // t, h, w: the components of vision_grid_thw, in that order
+  static constexpr int kWidthT = 42;
+  static constexpr int kWidthH = 42;
+  static constexpr int kWidthW = 44;
+
+  static constexpr int width(int section) { return section == 0 ? kWidthT : (section == 1 ? kWidthH : kWidthW); }
+  static constexpr int start(int section) { return section == 0 ? 0 : (section == 1 ? kWidthT : kWidthT + kWidthH); }
+  static constexpr int pairs(int section) { return width(section) / 2; }
+  static constexpr int first_pair(int section) { return start(section) / 2; }
+  // The section holding head dimension `dim` (0..127), and the one holding pair `pair` (0..63).
+  static constexpr int section_of_dim(int dim) { return dim < start(1) ? 0 : (dim < start(2) ? 1 : 2); }
+  static constexpr int section_of_pair(int pair) { return pair < first_pair(1) ? 0 : (pair < first_pair(2) ? 1 : 2); }
+};
+static_assert(KRopeSections::kWidthT % 2 == 0 && KRopeSections::kWidthH % 2 == 0 && KRopeSections::kWidthW % 2 == 0,
+              "rotate-half needs even sections");
+static_assert(KRopeSections::start(2) + KRopeSections::width(2) == ModelDims::kHeadDim,
+              "the sections cover the head exactly");
 
 // The variable axes: batch_size, lang_seq_len, vision_seq_len.
 struct ProblemShape {

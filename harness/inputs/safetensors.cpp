@@ -11,12 +11,12 @@
 #include <fstream>
 #include <limits>
 #include <optional>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <system_error>
 #include <utility>
 
 #include "harness/core/errors.hpp"
+#include "harness/core/json_value.hpp"
 
 namespace vlb {
 
@@ -25,7 +25,6 @@ static_assert(std::endian::native == std::endian::little, "safetensors I/O assum
 
 namespace {
 
-using Json = nlohmann::json;
 constexpr std::string_view kMetadataKey = "__metadata__";
 constexpr std::size_t kLengthBytes = 8;
 // The Python package refuses headers past 100 MB; so do we, before allocating for one.
@@ -68,73 +67,46 @@ std::optional<std::uint64_t> byte_count(const std::vector<std::int64_t>& shape, 
   return *count * element_bytes;
 }
 
-std::uint64_t read_non_negative_integer(const Json& value, const std::string& context, std::string_view field) {
-  const bool negative = value.is_number_integer() && !value.is_number_unsigned() && value.get<std::int64_t>() < 0;
-  if (!value.is_number_integer() || negative) {
-    throw InputError(fmt::format("{}: {} holds {}, expected non-negative integers", context, field, value.dump()));
-  }
-  return value.get<std::uint64_t>();
-}
-
-SafetensorsEntry parse_entry(const Json& value, const std::filesystem::path& path, const std::string& key,
-                             std::uint64_t data_bytes) {
-  const std::string context = tensor_context(path, key);
-  if (!value.is_object()) throw InputError(fmt::format("{}: header entry is {}, expected an object", context, value.dump()));
-  auto field = [&](std::string_view name) -> const Json& {
-    const auto found = value.find(name);
-    if (found == value.end()) throw InputError(fmt::format("{}: header entry lacks \"{}\"", context, name));
-    return *found;
-  };
+SafetensorsEntry parse_entry(const JsonValue& value, std::uint64_t data_bytes) {
+  value.expect_object();
   SafetensorsEntry entry;
-  const Json& dtype = field("dtype");
-  if (!dtype.is_string()) throw InputError(fmt::format("{}: dtype is {}, expected a string", context, dtype.dump()));
-  entry.dtype = dtype.get<std::string>();
+  const JsonValue dtype = value.at("dtype");
+  entry.dtype = dtype.as_string();
   const std::size_t element_bytes = safetensors_dtype_bytes(entry.dtype);
-  if (element_bytes == 0) throw InputError(fmt::format("{}: unknown or unsupported dtype \"{}\"", context, entry.dtype));
+  if (element_bytes == 0) dtype.fail(fmt::format("unknown or unsupported dtype \"{}\"", entry.dtype));
 
-  const Json& shape = field("shape");
-  if (!shape.is_array()) throw InputError(fmt::format("{}: shape is {}, expected an array", context, shape.dump()));
-  for (const Json& extent : shape) {
-    const std::uint64_t value_unsigned = read_non_negative_integer(extent, context, "shape");
+  for (const JsonValue& extent : value.at("shape").elements()) {
+    const std::uint64_t value_unsigned = extent.as_uint64();
     if (value_unsigned > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-      throw InputError(fmt::format("{}: shape extent {} is too large", context, value_unsigned));
+      extent.fail(fmt::format("shape extent {} is too large", value_unsigned));
     }
     entry.shape.push_back(static_cast<std::int64_t>(value_unsigned));
   }
 
-  const Json& offsets = field("data_offsets");
-  if (!offsets.is_array() || offsets.size() != 2) {
-    throw InputError(fmt::format("{}: data_offsets is {}, expected [begin, end]", context, offsets.dump()));
+  const JsonValue offsets = value.at("data_offsets");
+  if (!offsets.json().is_array() || offsets.json().size() != 2) {
+    offsets.fail(fmt::format("is {}, expected [begin, end]", offsets.brief()));
   }
-  entry.begin = read_non_negative_integer(offsets[0], context, "data_offsets");
-  entry.end = read_non_negative_integer(offsets[1], context, "data_offsets");
-  if (entry.begin > entry.end) {
-    throw InputError(fmt::format("{}: data_offsets [{}, {}] end before they begin", context, entry.begin, entry.end));
-  }
+  entry.begin = offsets.elements()[0].as_uint64();
+  entry.end = offsets.elements()[1].as_uint64();
+  if (entry.begin > entry.end) offsets.fail(fmt::format("[{}, {}] end before they begin", entry.begin, entry.end));
   if (entry.end > data_bytes) {
-    throw InputError(fmt::format("{}: data_offsets [{}, {}] run past the end of the data section ({} bytes); "
-                                 "the file is truncated or its header is wrong",
-                                 context, entry.begin, entry.end, data_bytes));
+    offsets.fail(fmt::format("[{}, {}] run past the end of the data section ({} bytes); the file is truncated or its "
+                             "header is wrong",
+                             entry.begin, entry.end, data_bytes));
   }
   const auto expected = byte_count(entry.shape, element_bytes);
   if (!expected || *expected != entry.bytes()) {
-    throw InputError(fmt::format("{}: data_offsets [{}, {}] hold {} bytes, but dtype {} and shape {} need {}", context,
-                                 entry.begin, entry.end, entry.bytes(), entry.dtype, show_shape(entry.shape),
-                                 expected ? std::to_string(*expected) : std::string("more than 2^64")));
+    offsets.fail(fmt::format("[{}, {}] hold {} bytes, but dtype {} and shape {} need {}", entry.begin, entry.end,
+                             entry.bytes(), entry.dtype, show_shape(entry.shape),
+                             expected ? std::to_string(*expected) : std::string("more than 2^64")));
   }
   return entry;
 }
 
-SafetensorsMetadata parse_metadata(const Json& value, const std::filesystem::path& path) {
-  const std::string context = file_context(path);
-  if (!value.is_object()) throw InputError(fmt::format("{}: __metadata__ is {}, expected an object", context, value.dump()));
+SafetensorsMetadata parse_metadata(const JsonValue& value) {
   SafetensorsMetadata metadata;
-  for (const auto& [key, text] : value.items()) {
-    if (!text.is_string()) {
-      throw InputError(fmt::format("{}: __metadata__ \"{}\" is {}, expected a string", context, key, text.dump()));
-    }
-    metadata[key] = text.get<std::string>();
-  }
+  for (const auto& [key, text] : value.members()) metadata[key] = text.as_string();
   return metadata;
 }
 
@@ -201,19 +173,15 @@ SafetensorsReader::SafetensorsReader(std::filesystem::path path) : path_(std::mo
   if (!stream) throw InputError(fmt::format("{}: cannot read the {}-byte header", file_context(path_), header_bytes));
   data_start_ = kLengthBytes + header_bytes;
 
-  Json header;
-  try {
-    header = Json::parse(header_text);
-  } catch (const Json::parse_error& error) {
-    throw InputError(fmt::format("{}: malformed JSON header: {}", file_context(path_), error.what()));
-  }
-  if (!header.is_object()) throw InputError(fmt::format("{}: the JSON header is not an object", file_context(path_)));
+  const JsonDocument header = parse_json(header_text, fmt::format("{}: JSON header", file_context(path_)));
+  const JsonValue root(header, file_context(path_));
   const std::uint64_t data_bytes = file_bytes - data_start_;
-  for (const auto& [key, value] : header.items()) {
+  for (const auto& [key, value] : root.members()) {
     if (key == kMetadataKey) {
-      metadata_ = parse_metadata(value, path_);
+      metadata_ = parse_metadata(value);
     } else {
-      entries_.emplace(key, parse_entry(value, path_, key, data_bytes));
+      // An entry's messages name its tensor: 'safetensors file "x", tensor "b": data_offsets: ...'.
+      entries_.emplace(key, parse_entry(JsonValue(value.json(), tensor_context(path_, key)), data_bytes));
     }
   }
 }
@@ -290,7 +258,7 @@ std::vector<const std::pair<const std::string, SafetensorsTensorView>*> layout_o
 
 std::string padded_header(const std::map<std::string, SafetensorsTensorView>& tensors,
                           const SafetensorsMetadata& metadata) {
-  Json header = Json::object();
+  nlohmann::json header = nlohmann::json::object();
   if (!metadata.empty()) header[std::string(kMetadataKey)] = metadata;
   std::uint64_t offset = 0;
   for (const auto* item : layout_order(tensors)) {

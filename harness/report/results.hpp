@@ -1,8 +1,7 @@
 #pragma once
 // The results model: one schema for the terminal table, the results JSON, the SOL-ExecBench traces and the plots.
-// docs/results-schema.md documents the JSON form (schema_version below); report/results_json.hpp converts.
-#include <nlohmann/json.hpp>
-
+// docs/results-schema.md documents the JSON form (schema_version below); report/results_schema.hpp lists its keys,
+// report/results_json.hpp converts.
 #include <optional>
 #include <string>
 #include <vector>

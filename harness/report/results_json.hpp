@@ -1,5 +1,6 @@
 #pragma once
-// The results JSON: conversion both ways, schema validation, and the incremental, atomic writer.
+// The results JSON: conversion both ways (by the field lists of results_schema.hpp), schema validation, and the
+// incremental, atomic writer.
 // Strict JSON: non-finite numbers are written as null, never NaN.
 #include <nlohmann/json.hpp>
 

@@ -1,118 +1,103 @@
-// Schema validation of a results document: types and keys by the typed reader, then the cross-field rules.
-#include <cerrno>
-#include <cstring>
-#include <fstream>
+// The cross-field rules of a results document (docs/results-schema.md, "Validation rules"), checked after the typed
+// reader has checked every key and type. Fields are named through the schema's field lists.
 #include <string>
 
-#include "harness/core/errors.hpp"
-#include "harness/report/results_json.hpp"
 #include "harness/report/results_json_detail.hpp"
+#include "harness/report/results_schema.hpp"
 
 namespace vlb::report_detail {
 
 namespace {
 
+// The value of `member` inside the record that `record` holds.
+template <JsonRecord Record, class Member>
+JsonValue field(const JsonValue& record, Member Record::*member) {
+  return record.at(json_key(member));
+}
+
 // PASSED carries no reason; every other status says why in one line.
-void check_reason(CaseStatus status, const std::string& reason, const JsonNode& node) {
-  if (status == CaseStatus::kPassed && !reason.empty()) node.at("reason").fail("a PASSED result has no reason");
+void check_reason(CaseStatus status, const std::string& reason, const JsonValue& reason_node) {
+  if (status == CaseStatus::kPassed && !reason.empty()) reason_node.fail("a PASSED result has no reason");
   if (status != CaseStatus::kPassed && reason.empty()) {
-    node.at("reason").fail("a " + std::string(status_name(status)) + " result needs a non-empty reason");
+    reason_node.fail("a " + std::string(status_name(status)) + " result needs a non-empty reason");
   }
 }
 
-void check_shape(const ProblemShape& shape, const JsonNode& node) {
-  if (shape.batch <= 0) node.at("batch_size").fail("must be positive");
-  if (shape.lang_seq <= 0) node.at("lang_seq_len").fail("must be positive");
-  if (shape.vision_seq <= 0) node.at("vision_seq_len").fail("must be positive");
+void check_shape(const ProblemShape& shape, const JsonValue& node) {
+  if (shape.batch <= 0) field(node, &ProblemShape::batch).fail("must be positive");
+  if (shape.lang_seq <= 0) field(node, &ProblemShape::lang_seq).fail("must be positive");
+  if (shape.vision_seq <= 0) field(node, &ProblemShape::vision_seq).fail("must be positive");
 }
 
-void check_round(const CorrectnessRound& round, const JsonNode& node) {
+void check_round(const CorrectnessRound& round, const JsonValue& node) {
   if (round.positions != "official" && round.positions != "random") {
-    node.at("positions").fail("expected \"official\" or \"random\", found \"" + round.positions + "\"");
+    field(node, &CorrectnessRound::positions)
+        .fail("expected \"official\" or \"random\", found \"" + round.positions + "\"");
   }
-  if (round.stats.elements < 0) node.at("stats").at("elements").fail("must not be negative");
+  const JsonValue stats = field(node, &CorrectnessRound::stats);
+  if (round.stats.elements < 0) field(stats, &ComparisonStats::elements).fail("must not be negative");
   if (round.stats.matched < 0 || round.stats.matched > round.stats.elements) {
-    node.at("stats").at("matched").fail("must lie between 0 and elements (" + std::to_string(round.stats.elements) +
-                                        ")");
+    field(stats, &ComparisonStats::matched)
+        .fail("must lie between 0 and elements (" + std::to_string(round.stats.elements) + ")");
   }
-  check_reason(round.status, round.reason, node);
+  check_reason(round.status, round.reason, field(node, &CorrectnessRound::reason));
 }
 
-void check_timing(const CaseResult& result, const JsonNode& node) {
+void check_timing(const CaseResult& result, const JsonValue& node) {
   if (!result.timing) return;
-  const JsonNode timing = node.at("timing");
-  if (result.status == CaseStatus::kSkipped) timing.fail("a SKIPPED case never ran, so it has no timing (null)");
-  if (result.timing->samples_ms.empty()) timing.at("samples_ms").fail("a timed case has at least one sample");
-  if (result.timing->stats.count != result.timing->samples_ms.size()) {
-    timing.at("stats").at("count").fail("is " + std::to_string(result.timing->stats.count) + " but samples_ms holds " +
-                                        std::to_string(result.timing->samples_ms.size()) + " samples");
+  const TimingResult& timing = *result.timing;
+  const JsonValue timing_node = field(node, &CaseResult::timing);
+  if (result.status == CaseStatus::kSkipped) timing_node.fail("a SKIPPED case never ran, so it has no timing (null)");
+  if (timing.samples_ms.empty()) {
+    field(timing_node, &TimingResult::samples_ms).fail("a timed case has at least one sample");
+  }
+  if (timing.stats.count != timing.samples_ms.size()) {
+    field(field(timing_node, &TimingResult::stats), &Statistics::count)
+        .fail("is " + std::to_string(timing.stats.count) + " but samples_ms holds " +
+              std::to_string(timing.samples_ms.size()) + " samples");
   }
 }
 
-void check_count(int expected, const JsonNode& node, std::string_view what) {
-  const int written = node.as_int();
+void check_count(int written, int expected, const JsonValue& node, std::string_view what) {
   if (written != expected) {
     node.fail("is " + std::to_string(written) + " but the cases array holds " + std::to_string(expected) + " " +
               std::string(what));
   }
 }
 
-void check_summary(const RunRecord& run, const JsonNode& node) {
+void check_summary(const RunRecord& run, const JsonValue& node) {
+  const SummaryRecord& summary = *run.summary;
   int passed = 0, failed = 0, skipped = 0;
   for (const CaseResult& result : run.cases) {
     passed += result.status == CaseStatus::kPassed;
     failed += is_failure(result.status);
     skipped += result.status == CaseStatus::kSkipped;
   }
-  check_count(static_cast<int>(run.cases.size()), node.at("cases"), "cases");
-  check_count(passed, node.at("passed"), "PASSED cases");
-  check_count(failed, node.at("failed"), "failed cases");
-  check_count(skipped, node.at("skipped"), "SKIPPED cases");
-  if (run.summary->latency_statistic.empty()) node.at("latency_statistic").fail("must name a statistic");
+  check_count(summary.cases, static_cast<int>(run.cases.size()), field(node, &SummaryRecord::cases), "cases");
+  check_count(summary.passed, passed, field(node, &SummaryRecord::passed), "PASSED cases");
+  check_count(summary.failed, failed, field(node, &SummaryRecord::failed), "failed cases");
+  check_count(summary.skipped, skipped, field(node, &SummaryRecord::skipped), "SKIPPED cases");
+  if (summary.latency_statistic.empty()) field(node, &SummaryRecord::latency_statistic).fail("must name a statistic");
 }
 
 }  // namespace
 
-void check_case_rules(const CaseResult& result, const JsonNode& node) {
-  if (result.solution.empty()) node.at("solution").fail("must name a solution");
-  if (result.case_index < -1) node.at("case_index").fail("must be a suite index, or -1 for a custom case");
-  check_shape(result.shape, node.at("shape"));
-  check_reason(result.status, result.reason, node);
-  const JsonNode rounds = node.at("correctness");
+void check_case_rules(const CaseResult& result, const JsonValue& node) {
+  if (result.solution.empty()) field(node, &CaseResult::solution).fail("must name a solution");
+  if (result.case_index < -1) {
+    field(node, &CaseResult::case_index).fail("must be a suite index, or -1 for a custom case");
+  }
+  check_shape(result.shape, field(node, &CaseResult::shape));
+  check_reason(result.status, result.reason, field(node, &CaseResult::reason));
+  const std::vector<JsonValue> rounds = field(node, &CaseResult::correctness).elements();
   for (std::size_t i = 0; i < result.correctness.size(); ++i) check_round(result.correctness[i], rounds.at(i));
   check_timing(result, node);
 }
 
-void check_run_rules(const RunRecord& run, const JsonNode& root) {
-  const JsonNode cases = root.at("cases");
+void check_run_rules(const RunRecord& run, const JsonValue& root) {
+  const std::vector<JsonValue> cases = field(root, &RunRecord::cases).elements();
   for (std::size_t i = 0; i < run.cases.size(); ++i) check_case_rules(run.cases[i], cases.at(i));
-  if (run.summary) check_summary(run, root.at("summary"));
+  if (run.summary) check_summary(run, field(root, &RunRecord::summary));
 }
 
 }  // namespace vlb::report_detail
-
-namespace vlb {
-
-void validate_results_json(const nlohmann::json& document) {
-  const std::string source(report_detail::kUnnamedDocument);
-  const report_detail::JsonNode root(document, source);
-  report_detail::check_run_rules(report_detail::run_record_from_node(root), root);
-}
-
-RunRecord read_results_file(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot read results file " + path.string() + ": " + std::strerror(errno));
-  nlohmann::json document;
-  try {
-    document = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& error) {
-    throw InputError(path.string() + ": not valid JSON (" + error.what() + ")");
-  }
-  const std::string source = path.string();
-  const report_detail::JsonNode root(document, source);
-  RunRecord run = report_detail::run_record_from_node(root);
-  report_detail::check_run_rules(run, root);
-  return run;
-}
-
-}  // namespace vlb

@@ -6,7 +6,7 @@
 #include <system_error>
 
 #include "harness/core/errors.hpp"
-#include "harness/report/json_node.hpp"
+#include "harness/core/json_value.hpp"
 #include "harness/report/results_json.hpp"
 
 namespace vlb {
@@ -32,7 +32,7 @@ void check_target(const fs::path& path) {
 }
 
 void write_line(std::ofstream& out, const nlohmann::json& document, const fs::path& path) {
-  out << report_detail::dump_text(document) << '\n';
+  out << dump_json(document) << '\n';
   out.flush();
   if (!out) throw SystemError("cannot write to " + path.string() + ": " + std::strerror(errno));
 }
@@ -70,7 +70,7 @@ void ResultsWriter::finish(const RunRecord& complete_run) {
   {
     std::ofstream out(temporary, std::ios::out | std::ios::trunc);
     if (!out) throw SystemError("cannot create " + temporary.string() + ": " + std::strerror(errno));
-    out << report_detail::dump_text(to_json(complete_run), 2) << '\n';
+    out << dump_json(to_json(complete_run), 2) << '\n';
     out.close();
     if (out.fail()) {
       std::error_code ignored;

@@ -5,30 +5,54 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <iterator>
+#include <tuple>
+#include <vector>
 
 #include "harness/core/atomic_file.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/core/json_fields.hpp"
+#include "harness/core/text_file.hpp"
 #include "harness/report/results_json.hpp"
 #include "harness/runner/run_plan_json.hpp"
 
 namespace vlb {
+namespace {
+// What outputs.json lists: each captured output's call and size (the bytes are in output_<call>.bin).
+struct OutputFileEntry {
+  int call = 0;
+  std::size_t bytes = 0;
+};
+}  // namespace
+
+template <>
+struct JsonFields<OutputFileEntry> {
+  static constexpr auto list =
+      std::tuple{json_field("call", &OutputFileEntry::call), json_field("bytes", &OutputFileEntry::bytes)};
+};
+
+template <>
+struct JsonFields<WorkerTask> {
+  static constexpr auto list = std::tuple{json_field("plan", &WorkerTask::plan),
+                                          json_field("solution", &WorkerTask::solution),
+                                          json_field("case_position", &WorkerTask::case_position)};
+};
+
 namespace {
 
 constexpr const char* kTaskFile = "task.json";
 constexpr const char* kOutputsFile = "outputs.json";
 constexpr const char* kResultFile = "result.json";
 
-std::string read_whole_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw SystemError(fmt::format("cannot read {}: {}", path.string(), std::strerror(errno)));
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-nlohmann::json parse(const std::filesystem::path& path) {
-  const nlohmann::json document = nlohmann::json::parse(read_whole_file(path), nullptr, /*allow_exceptions=*/false);
-  if (document.is_discarded()) throw SystemError(fmt::format("{} is not valid JSON", path.string()));
-  return document;
+// The folder's files are written and read by the same vlbench build: anything missing or malformed in them is a
+// system error, not the user's input.
+template <class Record>
+Record read_internal_file(const std::filesystem::path& path) {
+  try {
+    const JsonDocument document = parse_json(read_text_file(path, "worker file"), path.string());
+    return read_json<Record>(JsonValue(document, path.string()));
+  } catch (const InputError& error) {
+    throw SystemError(error.message() + " (a vlbench build mismatch, or a worker that died while writing?)");
+  }
 }
 
 std::vector<std::byte> read_bytes(const std::filesystem::path& path) {
@@ -49,32 +73,21 @@ std::filesystem::path output_file(const std::filesystem::path& folder, int call)
 }  // namespace
 
 void write_worker_task(const std::filesystem::path& folder, const WorkerTask& task) {
-  const nlohmann::json document = {
-      {"plan", plan_to_json(task.plan)}, {"solution", task.solution}, {"case_position", task.case_position}};
-  write_file_atomically(folder / kTaskFile, document.dump(), "cannot write a worker's task");
+  write_file_atomically(folder / kTaskFile, write_json(task).dump(), "cannot write a worker's task");
 }
 
 WorkerTask read_worker_task(const std::filesystem::path& folder) {
-  const nlohmann::json document = parse(folder / kTaskFile);
-  WorkerTask task;
-  try {
-    task.plan = plan_from_json(document.at("plan"));
-    task.solution = document.at("solution").get<std::string>();
-    task.case_position = document.at("case_position").get<int>();
-  } catch (const nlohmann::json::exception& error) {
-    throw SystemError(fmt::format("{} is malformed: {}", (folder / kTaskFile).string(), error.what()));
-  }
-  return task;
+  return read_internal_file<WorkerTask>(folder / kTaskFile);
 }
 
 void write_worker_outcome(const std::filesystem::path& folder, const SolutionRun& run, RunRecord header) {
-  nlohmann::json outputs = nlohmann::json::array();
+  std::vector<OutputFileEntry> outputs;
   for (const CapturedOutput& captured : run.captured) {
     const std::string_view bytes(reinterpret_cast<const char*>(captured.bytes.data()), captured.bytes.size());
     write_file_atomically(output_file(folder, captured.call), bytes, "cannot write a worker's output");
-    outputs.push_back({{"call", captured.call}, {"bytes", captured.bytes.size()}});
+    outputs.push_back({captured.call, captured.bytes.size()});
   }
-  write_file_atomically(folder / kOutputsFile, outputs.dump(), "cannot write a worker's outputs");
+  write_file_atomically(folder / kOutputsFile, write_json(outputs).dump(), "cannot write a worker's outputs");
   header.cases = {run.result};
   header.summary = summarize(header.cases, run.result.wall_time_s);
   write_file_atomically(folder / kResultFile, to_json(header).dump(2), "cannot write a worker's result");
@@ -88,19 +101,14 @@ std::optional<SolutionRun> read_worker_outcome(const std::filesystem::path& fold
   }
   SolutionRun run;
   run.result = record.cases.front();
-  const nlohmann::json outputs = parse(folder / kOutputsFile);
-  try {
-    for (const nlohmann::json& entry : outputs) {
-      CapturedOutput captured;
-      captured.call = entry.at("call").get<int>();
-      captured.bytes = read_bytes(output_file(folder, captured.call));
-      if (captured.bytes.size() != entry.at("bytes").get<std::size_t>()) {
-        throw SystemError(fmt::format("{} is cut short", output_file(folder, captured.call).string()));
-      }
-      run.captured.push_back(std::move(captured));
+  for (const OutputFileEntry& entry : read_internal_file<std::vector<OutputFileEntry>>(folder / kOutputsFile)) {
+    CapturedOutput captured;
+    captured.call = entry.call;
+    captured.bytes = read_bytes(output_file(folder, captured.call));
+    if (captured.bytes.size() != entry.bytes) {
+      throw SystemError(fmt::format("{} is cut short", output_file(folder, captured.call).string()));
     }
-  } catch (const nlohmann::json::exception& error) {
-    throw SystemError(fmt::format("{} is malformed: {}", (folder / kOutputsFile).string(), error.what()));
+    run.captured.push_back(std::move(captured));
   }
   return run;
 }

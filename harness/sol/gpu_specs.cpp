@@ -5,52 +5,41 @@
 #include <set>
 
 #include "harness/core/errors.hpp"
+#include "harness/core/json_value.hpp"
+#include "harness/core/text_file.hpp"
 #include "harness/sol/speed_of_light.hpp"
-#include "harness/suite/json_diagnostics.hpp"
 
 namespace vlb {
 namespace {
 
-using suite_detail::child_path;
-using suite_detail::element_path;
-using suite_detail::Json;
-using suite_detail::JsonSource;
-
-double require_positive(const JsonSource& source, const Json& object, std::string_view parent, std::string_view key) {
-  const std::string path = child_path(parent, key);
-  const double value = suite_detail::require_finite_number(source, suite_detail::require_field(source, object, parent, key), path);
-  if (value <= 0) source.fail(path, fmt::format("must be positive, got {}", value));
-  return value;
+double require_positive(const JsonValue& entry, std::string_view key) {
+  const JsonValue value = entry.at(key);
+  const double number = value.as_finite_number();
+  if (number <= 0) value.fail(fmt::format("must be positive, got {}", number));
+  return number;
 }
 
-std::vector<std::string> read_match(const JsonSource& source, const Json& object, std::string_view parent) {
-  const std::string path = child_path(parent, "match");
-  const Json& list = suite_detail::require_field(source, object, parent, "match");
-  if (!list.is_array()) source.fail(path, "must be a list of device-name substrings (may be empty)");
+std::vector<std::string> read_match(const JsonValue& entry) {
+  const JsonValue list = entry.at("match");
+  if (!list.json().is_array()) list.fail("must be a list of device-name substrings (may be empty)");
   std::vector<std::string> match;
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    match.push_back(suite_detail::require_non_empty_string(source, list[i], element_path(path, i)));
-  }
+  for (const JsonValue& substring : list.elements()) match.push_back(substring.as_non_empty_string());
   return match;
 }
 
-GpuSpec read_spec(const JsonSource& source, const Json& entry, std::string_view path) {
-  suite_detail::require_object(source, entry, path);
-  suite_detail::reject_unknown_fields(source, entry, path,
-                                      {"key", "match", "dense_bf16_tflops", "memory_tb_per_s", "fixed_overhead_ms",
-                                       "source"});
+GpuSpec read_spec(const JsonValue& entry) {
+  entry.expect_object();
+  entry.reject_unknown_fields(
+      {"key", "match", "dense_bf16_tflops", "memory_tb_per_s", "fixed_overhead_ms", "source"});
   GpuSpec spec;
-  spec.key = suite_detail::require_non_empty_string(source, suite_detail::require_field(source, entry, path, "key"),
-                                                    child_path(path, "key"));
-  spec.match = read_match(source, entry, path);
-  spec.dense_bf16_flops_per_s = require_positive(source, entry, path, "dense_bf16_tflops") * 1e12;
-  spec.memory_bytes_per_s = require_positive(source, entry, path, "memory_tb_per_s") * 1e12;
-  const std::string overhead_path = child_path(path, "fixed_overhead_ms");
-  spec.fixed_overhead_ms = suite_detail::require_finite_number(
-      source, suite_detail::require_field(source, entry, path, "fixed_overhead_ms"), overhead_path);
-  if (spec.fixed_overhead_ms < 0) source.fail(overhead_path, "must be >= 0");
-  spec.source = suite_detail::require_non_empty_string(
-      source, suite_detail::require_field(source, entry, path, "source"), child_path(path, "source"));
+  spec.key = entry.at("key").as_non_empty_string();
+  spec.match = read_match(entry);
+  spec.dense_bf16_flops_per_s = require_positive(entry, "dense_bf16_tflops") * 1e12;
+  spec.memory_bytes_per_s = require_positive(entry, "memory_tb_per_s") * 1e12;
+  const JsonValue overhead = entry.at("fixed_overhead_ms");
+  spec.fixed_overhead_ms = overhead.as_finite_number();
+  if (spec.fixed_overhead_ms < 0) overhead.fail("must be >= 0");
+  spec.source = entry.at("source").as_non_empty_string();
   return spec;
 }
 
@@ -63,17 +52,14 @@ std::vector<std::string> keys_of(const std::vector<GpuSpec>& specs) {
 }  // namespace
 
 std::vector<GpuSpec> load_gpu_specs(const std::string& path) {
-  const JsonSource source{path};
-  const Json document = suite_detail::parse_json(source, suite_detail::read_text_file(path, "GPU spec table"));
-  if (!document.is_array() || document.empty()) source.fail("", "must be a non-empty JSON list of GPU specs");
+  const JsonDocument document = parse_json(read_text_file(path, "GPU spec table"), path);
+  const JsonValue root(document, path);
+  if (!document.is_array() || document.empty()) root.fail("must be a non-empty JSON list of GPU specs");
   std::vector<GpuSpec> specs;
   std::set<std::string> seen_keys;
-  for (std::size_t i = 0; i < document.size(); ++i) {
-    const std::string entry_path = element_path("", i);
-    GpuSpec spec = read_spec(source, document[i], entry_path);
-    if (!seen_keys.insert(spec.key).second) {
-      source.fail(child_path(entry_path, "key"), fmt::format("duplicate key '{}'", spec.key));
-    }
+  for (const JsonValue& entry : root.elements()) {
+    GpuSpec spec = read_spec(entry);
+    if (!seen_keys.insert(spec.key).second) entry.at("key").fail(fmt::format("duplicate key '{}'", spec.key));
     specs.push_back(std::move(spec));
   }
   return specs;

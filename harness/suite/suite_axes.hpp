@@ -1,5 +1,5 @@
 #pragma once
-// What a definition file must declare for this operation: its name and axes (constants from ModelDims), and how the
+// What a definition file must declare for this operation: its axes (constants from ModelDims), and how the
 // variable axes map onto ProblemShape. Shared by the definition and workload loaders and by case selection.
 #include <cstdint>
 #include <optional>
@@ -12,7 +12,6 @@
 
 namespace vlb::suite_detail {
 
-inline constexpr std::string_view kDefinitionName = "034_vision_language_cross_attention_fusion";
 inline constexpr std::string_view kBatchAxis = "batch_size";
 inline constexpr std::string_view kLangSeqAxis = "lang_seq_len";
 inline constexpr std::string_view kVisionSeqAxis = "vision_seq_len";

@@ -21,7 +21,7 @@ constexpr int kDimsPerLane = D::kHeadDim / kWarpSize;  // 4
 __device__ void rotate_section(float* head, int begin, int width, float position) {
   const int half = width / 2;
   for (int i = 0; i < half; ++i) {
-    const float inv_freq = powf(10000.0f, -2.0f * i / width);
+    const float inv_freq = powf(static_cast<float>(D::kRopeTheta), -2.0f * i / width);
     float sin_angle, cos_angle;
     sincosf(position * inv_freq, &sin_angle, &cos_angle);
     const float x = head[begin + i], y = head[begin + i + half];
@@ -47,12 +47,11 @@ __global__ void add_bias_and_rope(bf16* rows, const bf16* bias, std::int64_t tok
   if (rope == Rope::kLanguage1d) {
     rotate_section(head, 0, D::kHeadDim, static_cast<float>(positions[token]));
   } else if (rope == Rope::kVision3d) {
-    constexpr int kWidthT = D::kKRopeSectionWidths[0], kWidthH = D::kKRopeSectionWidths[1];
-    constexpr int kWidthW = D::kKRopeSectionWidths[2];
-    const std::int64_t* thw = positions + token * 3;
-    rotate_section(head, 0, kWidthT, static_cast<float>(thw[0]));
-    rotate_section(head, kWidthT, kWidthH, static_cast<float>(thw[1]));
-    rotate_section(head, kWidthT + kWidthH, kWidthW, static_cast<float>(thw[2]));
+    const std::int64_t* thw = positions + token * D::kThwDim;
+    for (int section = 0; section < KRopeSections::kCount; ++section) {
+      rotate_section(head, KRopeSections::start(section), KRopeSections::width(section),
+                     static_cast<float>(thw[section]));
+    }
   }
   for (int d = 0; d < D::kHeadDim; ++d) out[d] = __float2bfloat16(head[d]);
 }

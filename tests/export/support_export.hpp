@@ -1,6 +1,8 @@
 #pragma once
 // Shared helpers of the export tests: a seeded results record with one case per status (scratch folders and file
 // reading come from support/scratch_folder.hpp).
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <filesystem>
 #include <random>

@@ -8,7 +8,7 @@
 
 #include "export/support_export.hpp"
 #include "harness/core/errors.hpp"
-#include "harness/report/export_traces.hpp"
+#include "harness/export/traces.hpp"
 #include "harness/report/results_json.hpp"
 
 namespace vlb {
@@ -231,7 +231,7 @@ TEST_CASE("the JSONL file reads back line by line as the same traces", "[export]
   REQUIRE_THROWS_AS(write_traces_jsonl(scratch.path(), traces), UsageError);
 }
 
-TEST_CASE("the export command turns a results file into the traces make_traces gives", "[export][traces][io]") {
+TEST_CASE("exporting a results file writes the traces make_traces gives, and counts them", "[export][traces][io]") {
   const std::uint64_t seed = test::fresh_seed();
   CAPTURE(seed);
   RunRecord run = test::make_export_run(seed, "fused_b200");
@@ -244,7 +244,7 @@ TEST_CASE("the export command turns a results file into the traces make_traces g
 
   const ExportRequest request{scratch.path() / "results.json", scratch.path() / "reference.json",
                               scratch.path() / "out.jsonl"};
-  REQUIRE(run_export_command(request) == 0);
+  const ExportedTraces exported = export_traces(request);
   std::istringstream lines(testing::read_text(request.output_path));
   std::vector<json> written;
   for (std::string line; std::getline(lines, line);) written.push_back(json::parse(line));
@@ -252,9 +252,12 @@ TEST_CASE("the export command turns a results file into the traces make_traces g
   const RunRecord reference_read = read_results_file(*request.reference_path);
   REQUIRE(written == make_traces(run_read, &reference_read));
   REQUIRE(written.front().at("evaluation").at("performance").contains("speedup_factor"));
+  REQUIRE(exported.written == written.size());
+  REQUIRE(exported.left_out == run.cases.size() - written.size());
+  REQUIRE(exported.left_out == 3);  // SKIPPED, the custom shape, PASSED without timing
 
   scratch.write("broken.json", "{\"schema_version\": 1,");
-  REQUIRE_THROWS_AS(run_export_command({scratch.path() / "broken.json", std::nullopt, scratch.path() / "x.jsonl"}),
+  REQUIRE_THROWS_AS(export_traces({scratch.path() / "broken.json", std::nullopt, scratch.path() / "x.jsonl"}),
                     InputError);
 }
 

@@ -8,7 +8,7 @@
 
 #include "export/support_export.hpp"
 #include "harness/core/errors.hpp"
-#include "harness/solution/package.hpp"
+#include "harness/export/package.hpp"
 
 namespace vlb {
 namespace {
@@ -124,7 +124,7 @@ TEST_CASE("the template's package validates against SOL-ExecBench's solution sch
   REQUIRE(package.at("name") == "template");
   REQUIRE(package.at("author") == "vlbench");
   const json& spec = package.at("spec");
-  REQUIRE(spec.at("entry_point") == "packaging/torch_binding.cpp::run");
+  REQUIRE(spec.at("entry_point") == "harness/export/torch_binding.cpp::run");
   REQUIRE(spec.at("target_hardware") == json{"B200", "LOCAL"});  // no target list: every family
   REQUIRE(spec.at("dependencies") == json{"cublas"});              // template_solution.cu includes <cublas_v2.h>
   REQUIRE(spec.at("languages") == json{"cuda_cpp", "cublas"});
@@ -143,7 +143,7 @@ TEST_CASE("the template's package validates against SOL-ExecBench's solution sch
 TEST_CASE("the template's package holds its folder, the binding and the closure of what they include",
           "[export][package]") {
   const std::map<std::string, std::string> files = sources_of(make_solution_package(template_info(), kSourceRoot));
-  for (const char* expected : {"packaging/torch_binding.cpp", "solutions/template/template_solution.cu",
+  for (const char* expected : {"harness/export/torch_binding.cpp", "solutions/template/template_solution.cu",
                                "harness/solution/registry.hpp", "harness/solution/registry.cpp",
                                "harness/solution/solution.hpp", "harness/core/errors.hpp", "harness/core/errors.cpp",
                                "harness/core/cuda_check.hpp", "harness/core/cuda_check.cpp",
@@ -184,7 +184,7 @@ struct FakeProject {
   fs::path root() const { return scratch.file("project"); }
   void file(const std::string& path, const std::string& text) const { scratch.write("project/" + path, text); }
   FakeProject() {
-    file("packaging/torch_binding.cpp", "#include <torch/extension.h>\n#include \"harness/api.hpp\"\n");
+    file("harness/export/torch_binding.cpp", "#include <torch/extension.h>\n#include \"harness/api.hpp\"\n");
     file("harness/api.hpp", "#pragma once\nint api();\n");
     file("harness/api.cpp", "#include \"harness/api.hpp\"\nint api() { return 7; }\n");
   }
@@ -268,6 +268,21 @@ TEST_CASE("a package fails on what the evaluator could not build", "[export][pac
     project.file("solutions/fake/a.cu", "");
     require_error<InputError>(fake_info({}), project.root(), "solutions/fake/a.cu is empty");
   }
+}
+
+}  // namespace
+}  // namespace vlb
+
+namespace vlb {
+namespace {
+
+TEST_CASE("packaging an unregistered solution is a usage error that writes nothing", "[export][package]") {
+  testing::ScratchFolder scratch;
+  const PackageRequest request{"no_such_solution", std::filesystem::path(VLBENCH_SOURCE_DIR),
+                               scratch.path() / "x.solution.json"};
+  REQUIRE_THROWS_AS(package_solution(request), UsageError);
+  REQUIRE_THROWS_WITH(package_solution(request), Catch::Contains("unknown solution 'no_such_solution'"));
+  REQUIRE_FALSE(std::filesystem::exists(request.output_path));
 }
 
 }  // namespace

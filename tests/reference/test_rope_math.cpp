@@ -43,13 +43,13 @@ TEST_CASE("3D RoPE sections are 42/42/44 with pairs (s0 + i, s0 + i + w/2)", "[r
     CHECK(p.freq_index == e.freq_index);
     CHECK(p.width == e.width);
     CHECK(p.section == e.section);
-    CHECK(rope::section_of_dim(p.low) == e.section);
-    CHECK(rope::section_of_dim(p.high) == e.section);
+    CHECK(vlb::KRopeSections::section_of_dim(p.low) == e.section);
+    CHECK(vlb::KRopeSections::section_of_dim(p.high) == e.section);
   }
-  CHECK(rope::section_of_dim(41) == 0);
-  CHECK(rope::section_of_dim(42) == 1);
-  CHECK(rope::section_of_dim(83) == 1);
-  CHECK(rope::section_of_dim(84) == 2);
+  CHECK(vlb::KRopeSections::section_of_dim(41) == 0);
+  CHECK(vlb::KRopeSections::section_of_dim(42) == 1);
+  CHECK(vlb::KRopeSections::section_of_dim(83) == 1);
+  CHECK(vlb::KRopeSections::section_of_dim(84) == 2);
 }
 
 TEST_CASE("both RoPE variants rotate every head dimension exactly once", "[rope]") {

@@ -1,6 +1,5 @@
 #include "report/support_results.hpp"
 
-#include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -195,167 +194,11 @@ RunRecord make_seeded_run(std::uint64_t seed) {
   return run;
 }
 
-namespace {
-
-bool same_double(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
-
-void require_same_doubles(const std::vector<double>& expected, const std::vector<double>& actual) {
-  REQUIRE(expected.size() == actual.size());
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    INFO("index " << i);
-    REQUIRE(same_double(expected[i], actual[i]));
-  }
+void require_same_case(const CaseResult& expected, const CaseResult& actual) {
+  INFO("case " << expected.case_index << " " << expected.uuid);
+  require_same(expected, actual, "case");
 }
 
-void require_same_optional(const std::optional<double>& expected, const std::optional<double>& actual) {
-  REQUIRE(expected.has_value() == actual.has_value());
-  if (expected) REQUIRE(same_double(*expected, *actual));
-}
-
-void require_same_statistics(const Statistics& e, const Statistics& a) {
-  REQUIRE(e.count == a.count);
-  REQUIRE(same_double(e.mean, a.mean));
-  REQUIRE(same_double(e.median, a.median));
-  REQUIRE(same_double(e.min, a.min));
-  REQUIRE(same_double(e.max, a.max));
-  REQUIRE(same_double(e.stddev, a.stddev));
-  REQUIRE(same_double(e.p10, a.p10));
-  REQUIRE(same_double(e.p90, a.p90));
-}
-
-void require_same_timing(const TimingResult& e, const TimingResult& a) {
-  require_same_doubles(e.samples_ms, a.samples_ms);
-  require_same_doubles(e.event_samples_ms, a.event_samples_ms);
-  require_same_doubles(e.cupti_samples_ms, a.cupti_samples_ms);
-  require_same_statistics(e.stats, a.stats);
-  REQUIRE(e.stop_reason == a.stop_reason);
-  REQUIRE(same_double(e.clocks.sm_clock_mhz_before, a.clocks.sm_clock_mhz_before));
-  REQUIRE(same_double(e.clocks.sm_clock_mhz_after, a.clocks.sm_clock_mhz_after));
-  REQUIRE(same_double(e.clocks.max_sm_clock_mhz, a.clocks.max_sm_clock_mhz));
-  REQUIRE(e.clocks.throttled == a.clocks.throttled);
-  REQUIRE(e.cupti_available == a.cupti_available);
-  REQUIRE(e.violations == a.violations);
-}
-
-void require_same_round(const CorrectnessRound& e, const CorrectnessRound& a) {
-  REQUIRE(e.seed == a.seed);
-  REQUIRE(e.positions == a.positions);
-  REQUIRE(e.stats.elements == a.stats.elements);
-  REQUIRE(e.stats.matched == a.stats.matched);
-  REQUIRE(same_double(e.stats.matched_ratio, a.stats.matched_ratio));
-  REQUIRE(same_double(e.stats.max_abs_error, a.stats.max_abs_error));
-  REQUIRE(same_double(e.stats.max_rel_error, a.stats.max_rel_error));
-  REQUIRE(e.stats.worst_index == a.stats.worst_index);
-  REQUIRE(same_double(e.stats.worst_output, a.stats.worst_output));
-  REQUIRE(same_double(e.stats.worst_reference, a.stats.worst_reference));
-  REQUIRE(e.stats.nan_count == a.stats.nan_count);
-  REQUIRE(e.stats.inf_count == a.stats.inf_count);
-  REQUIRE(e.stats.output_all_zero == a.stats.output_all_zero);
-  REQUIRE(e.stats.reference_all_zero == a.stats.reference_all_zero);
-  REQUIRE(e.status == a.status);
-  REQUIRE(e.reason == a.reason);
-}
-
-void require_same_environment(const EnvironmentRecord& e, const EnvironmentRecord& a) {
-  REQUIRE(e.hostname == a.hostname);
-  REQUIRE(e.gpu_name == a.gpu_name);
-  REQUIRE(e.gpu_uuid == a.gpu_uuid);
-  REQUIRE(e.compute_capability == a.compute_capability);
-  REQUIRE(e.sm_count == a.sm_count);
-  REQUIRE(e.l2_bytes == a.l2_bytes);
-  REQUIRE(e.global_memory_bytes == a.global_memory_bytes);
-  REQUIRE(same_double(e.max_sm_clock_mhz, a.max_sm_clock_mhz));
-  REQUIRE(same_double(e.max_memory_clock_mhz, a.max_memory_clock_mhz));
-  REQUIRE(e.driver_version == a.driver_version);
-  REQUIRE(e.runtime_version == a.runtime_version);
-  REQUIRE(e.cuda_toolkit_version == a.cuda_toolkit_version);
-  REQUIRE(e.cublas_version == a.cublas_version);
-  REQUIRE(e.cutlass_version == a.cutlass_version);
-  REQUIRE(e.gpu_spec_key == a.gpu_spec_key);
-}
-
-void require_same_settings(const RunSettingsRecord& e, const RunSettingsRecord& a) {
-  REQUIRE(e.suite == a.suite);
-  REQUIRE(e.solutions == a.solutions);
-  REQUIRE(e.case_selectors == a.case_selectors);
-  REQUIRE(e.seed == a.seed);
-  REQUIRE(e.correctness_rounds == a.correctness_rounds);
-  REQUIRE(e.timing.warmup_iterations == a.timing.warmup_iterations);
-  REQUIRE(e.timing.timed_iterations == a.timing.timed_iterations);
-  REQUIRE(e.timing.adaptive.has_value() == a.timing.adaptive.has_value());
-  if (e.timing.adaptive) {
-    REQUIRE(e.timing.adaptive->min_samples == a.timing.adaptive->min_samples);
-    REQUIRE(same_double(e.timing.adaptive->min_time_s, a.timing.adaptive->min_time_s));
-    REQUIRE(same_double(e.timing.adaptive->target_relative_noise, a.timing.adaptive->target_relative_noise));
-    REQUIRE(same_double(e.timing.adaptive->timeout_s, a.timing.adaptive->timeout_s));
-    REQUIRE(e.timing.adaptive->max_samples == a.timing.adaptive->max_samples);
-  }
-  REQUIRE(e.timing.timer == a.timing.timer);
-  REQUIRE(e.timing.flush_l2 == a.timing.flush_l2);
-  REQUIRE(e.isolation == a.isolation);
-  REQUIRE(e.baseline_source == a.baseline_source);
-}
-
-void require_same_summary(const SummaryRecord& e, const SummaryRecord& a) {
-  REQUIRE(e.cases == a.cases);
-  REQUIRE(e.passed == a.passed);
-  REQUIRE(e.failed == a.failed);
-  REQUIRE(e.skipped == a.skipped);
-  REQUIRE(e.latency_statistic == a.latency_statistic);
-  require_same_optional(e.mean_latency_ms, a.mean_latency_ms);
-  require_same_optional(e.mean_score, a.mean_score);
-  require_same_optional(e.mean_sol_fraction, a.mean_sol_fraction);
-  REQUIRE(same_double(e.wall_time_s, a.wall_time_s));
-}
-
-}  // namespace
-
-void require_same_case(const CaseResult& e, const CaseResult& a) {
-  INFO("case " << e.case_index << " " << e.uuid);
-  REQUIRE(e.solution == a.solution);
-  REQUIRE(e.case_index == a.case_index);
-  REQUIRE(e.uuid == a.uuid);
-  REQUIRE(e.shape == a.shape);
-  REQUIRE(same_double(e.tolerance.atol, a.tolerance.atol));
-  REQUIRE(same_double(e.tolerance.rtol, a.tolerance.rtol));
-  REQUIRE(same_double(e.tolerance.required_match_ratio, a.tolerance.required_match_ratio));
-  REQUIRE(e.status == a.status);
-  REQUIRE(e.reason == a.reason);
-  REQUIRE(e.correctness.size() == a.correctness.size());
-  for (std::size_t i = 0; i < e.correctness.size(); ++i) require_same_round(e.correctness[i], a.correctness[i]);
-  REQUIRE(e.timing.has_value() == a.timing.has_value());
-  if (e.timing) require_same_timing(*e.timing, *a.timing);
-  REQUIRE(same_double(e.work.macs, a.work.macs));
-  REQUIRE(same_double(e.work.flops, a.work.flops));
-  REQUIRE(same_double(e.work.bytes, a.work.bytes));
-  REQUIRE(e.sol.has_value() == a.sol.has_value());
-  if (e.sol) {
-    REQUIRE(same_double(e.sol->compute_ms, a.sol->compute_ms));
-    REQUIRE(same_double(e.sol->memory_ms, a.sol->memory_ms));
-    REQUIRE(same_double(e.sol->t_sol_ms, a.sol->t_sol_ms));
-    REQUIRE(e.sol->compute_bound == a.sol->compute_bound);
-  }
-  require_same_optional(e.sol_fraction, a.sol_fraction);
-  require_same_optional(e.baseline_ms, a.baseline_ms);
-  require_same_optional(e.score, a.score);
-  REQUIRE(e.implausibly_fast == a.implausibly_fast);
-  REQUIRE(same_double(e.wall_time_s, a.wall_time_s));
-  require_same_optional(e.peak_device_memory_bytes, a.peak_device_memory_bytes);
-}
-
-void require_same_run(const RunRecord& e, const RunRecord& a) {
-  REQUIRE(e.schema_version == a.schema_version);
-  REQUIRE(e.harness_version == a.harness_version);
-  REQUIRE(e.git_commit == a.git_commit);
-  REQUIRE(e.git_dirty == a.git_dirty);
-  REQUIRE(e.argv == a.argv);
-  REQUIRE(e.timestamp == a.timestamp);
-  require_same_environment(e.environment, a.environment);
-  require_same_settings(e.settings, a.settings);
-  REQUIRE(e.cases.size() == a.cases.size());
-  for (std::size_t i = 0; i < e.cases.size(); ++i) require_same_case(e.cases[i], a.cases[i]);
-  REQUIRE(e.summary.has_value() == a.summary.has_value());
-  if (e.summary) require_same_summary(*e.summary, *a.summary);
-}
+void require_same_run(const RunRecord& expected, const RunRecord& actual) { require_same(expected, actual, "run"); }
 
 }  // namespace vlb::test

@@ -115,35 +115,35 @@ TEST_CASE("validation names the JSON path of a missing key or a wrong type", "[r
   json document = seeded_document();
   SECTION("missing key") {
     document["cases"][3].erase("reason");
-    require_invalid(document, "results JSON: /cases/3/reason: required key is missing");
+    require_invalid(document, "results JSON: cases[3].reason: required field is missing");
   }
   SECTION("a string where a number belongs") {
     document["cases"][0]["timing"]["stats"]["median"] = "fast";
-    require_invalid(document, "results JSON: /cases/0/timing/stats/median: expected a number");
+    require_invalid(document, "results JSON: cases[0].timing.stats.median: must be a number");
   }
   SECTION("a fraction where an integer belongs") {
     document["environment"]["sm_count"] = 131.5;
-    require_invalid(document, "/environment/sm_count: expected an integer");
+    require_invalid(document, "environment.sm_count: must be an integer");
   }
   SECTION("a negative seed") {
     document["settings"]["seed"] = -4;
-    require_invalid(document, "/settings/seed: expected a non-negative integer");
+    require_invalid(document, "settings.seed: must be a non-negative integer");
   }
   SECTION("an object where an array belongs") {
     document["cases"] = json::object();
-    require_invalid(document, "/cases: expected an array");
+    require_invalid(document, "cases: must be an array");
   }
   SECTION("a sample that is a string") {
     document["cases"][4]["timing"]["samples_ms"][2] = "0.3";
-    require_invalid(document, "/cases/4/timing/samples_ms/2: expected a number");
+    require_invalid(document, "cases[4].timing.samples_ms[2]: must be a number");
   }
   SECTION("a document that is not an object") {
-    require_invalid(json::array({1, 2}), "results JSON: /: expected an object");
+    require_invalid(json::array({1, 2}), "results JSON: must be a JSON object");
   }
   SECTION("the typed reader reports the same paths") {
     document["cases"][1]["correctness"][0]["stats"].erase("matched");
     require_input_error([&] { run_record_from_json(document); },
-                        "/cases/1/correctness/0/stats/matched: required key is missing");
+                        "cases[1].correctness[0].stats.matched: required field is missing");
   }
 }
 
@@ -151,49 +151,49 @@ TEST_CASE("validation checks schema, statuses and the per-status rules", "[repor
   json document = seeded_document();
   SECTION("unknown status") {
     document["cases"][2]["status"] = "CRASHED";
-    require_invalid(document, "/cases/2/status: unknown status 'CRASHED'");
+    require_invalid(document, "cases[2].status: unknown status 'CRASHED'");
   }
   SECTION("unknown status in a correctness round") {
     document["cases"][0]["correctness"][1]["status"] = "passed";
-    require_invalid(document, "/cases/0/correctness/1/status: unknown status 'passed'");
+    require_invalid(document, "cases[0].correctness[1].status: unknown status 'passed'");
   }
   SECTION("another schema") {
     document["schema"] = "flashinfer-trace";
-    require_invalid(document, "/schema: expected \"vlbench-results\"");
+    require_invalid(document, "schema: expected \"vlbench-results\"");
   }
   SECTION("a newer schema version") {
     document["schema_version"] = 2;
-    require_invalid(document, "/schema_version: unsupported schema version 2");
+    require_invalid(document, "schema_version: unsupported schema version 2");
   }
   SECTION("a PASSED case with a reason") {
     document["cases"][0]["reason"] = "looks fine";
-    require_invalid(document, "/cases/0/reason: a PASSED result has no reason");
+    require_invalid(document, "cases[0].reason: a PASSED result has no reason");
   }
   SECTION("a failure without a reason") {
     document["cases"][2]["reason"] = "";
-    require_invalid(document, "/cases/2/reason: a RUNTIME_ERROR result needs a non-empty reason");
+    require_invalid(document, "cases[2].reason: a RUNTIME_ERROR result needs a non-empty reason");
   }
   SECTION("a SKIPPED case with timing") {
     document["cases"][3]["timing"] = document["cases"][0]["timing"];
-    require_invalid(document, "/cases/3/timing: a SKIPPED case never ran");
+    require_invalid(document, "cases[3].timing: a SKIPPED case never ran");
   }
   SECTION("timing without samples") {
     document["cases"][0]["timing"]["samples_ms"] = json::array();
-    require_invalid(document, "/cases/0/timing/samples_ms: a timed case has at least one sample");
+    require_invalid(document, "cases[0].timing.samples_ms: a timed case has at least one sample");
   }
   SECTION("a sample count that disagrees with the samples") {
     const auto count = document["cases"][5]["timing"]["stats"]["count"].get<std::size_t>();
     document["cases"][5]["timing"]["stats"]["count"] = count + 1;
-    require_invalid(document, "/cases/5/timing/stats/count: is " + std::to_string(count + 1) + " but samples_ms holds " +
+    require_invalid(document, "cases[5].timing.stats.count: is " + std::to_string(count + 1) + " but samples_ms holds " +
                                   std::to_string(count) + " samples");
   }
   SECTION("unknown correctness positions") {
     document["cases"][1]["correctness"][1]["positions"] = "diagonal";
-    require_invalid(document, "/cases/1/correctness/1/positions: expected \"official\" or \"random\"");
+    require_invalid(document, "cases[1].correctness[1].positions: expected \"official\" or \"random\"");
   }
   SECTION("a shape with a zero axis") {
     document["cases"][4]["shape"]["vision_seq_len"] = 0;
-    require_invalid(document, "/cases/4/shape/vision_seq_len: must be positive");
+    require_invalid(document, "cases[4].shape.vision_seq_len: must be positive");
   }
 }
 
@@ -202,12 +202,12 @@ TEST_CASE("validation checks the summary against the cases", "[report][json][val
   const int passed = document["summary"]["passed"].get<int>();
   SECTION("passed count") {
     document["summary"]["passed"] = passed + 1;
-    require_invalid(document, "/summary/passed: is " + std::to_string(passed + 1) + " but the cases array holds " +
+    require_invalid(document, "summary.passed: is " + std::to_string(passed + 1) + " but the cases array holds " +
                                   std::to_string(passed) + " PASSED cases");
   }
   SECTION("case count after a case was dropped") {
     document["cases"].erase(document["cases"].size() - 1);
-    require_invalid(document, "/summary/cases: is 6 but the cases array holds 5 cases");
+    require_invalid(document, "summary.cases: is 6 but the cases array holds 5 cases");
   }
   SECTION("a summary-less document (a partial header) is valid") {
     document["summary"] = nullptr;
@@ -227,7 +227,7 @@ TEST_CASE("read_results_file names the file in its errors", "[report][json]") {
     document["cases"][0]["timing"]["stats"]["median"] = true;
     std::ofstream(path) << document.dump(2);
     require_input_error([&] { read_results_file(path); },
-                        path.string() + ": /cases/0/timing/stats/median: expected a number");
+                        path.string() + ": cases[0].timing.stats.median: must be a number");
   }
   SECTION("a missing file") {
     require_input_error([&] { read_results_file(folder.path() / "absent.json"); }, "cannot read results file");

@@ -32,8 +32,8 @@ std::vector<BadFile> bad_files(std::uint32_t seed) {
   return {
       {"truncated file", truncated, {"truncated", "5 bytes"}},
       {"header length past the end", length_past_end, {"header length 1000", "past the end"}},
-      {"malformed JSON header", file_with(R"({"pos":{"dtype":"I64",)", 48, seed), {"malformed JSON"}},
-      {"header not an object", file_with(R"([1, 2])", 48, seed), {"not an object"}},
+      {"malformed JSON header", file_with(R"({"pos":{"dtype":"I64",)", 48, seed), {"not valid JSON"}},
+      {"header not an object", file_with(R"([1, 2])", 48, seed), {"must be a JSON object"}},
       {"unknown dtype", file_with(R"({"pos":{"dtype":"Q64","shape":[2,3],"data_offsets":[0,48]}})", 48, seed),
        {"unknown", "Q64"}},
       {"wrong dtype for the input",

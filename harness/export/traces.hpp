@@ -13,7 +13,6 @@
 
 namespace vlb {
 
-inline constexpr std::string_view kTraceDefinitionName = "034_vision_language_cross_attention_fusion";
 inline constexpr std::string_view kReferenceSolutionName = "reference";
 
 // One trace per case of `run`, in the run's order. SKIPPED cases (never evaluated; SOL-ExecBench has no such status)
@@ -33,8 +32,11 @@ struct ExportRequest {
   std::optional<std::filesystem::path> reference_path;
   std::filesystem::path output_path;
 };
-// Reads the results (and reference) files, writes the traces, prints one line saying what it wrote; returns 0.
-// Errors are thrown (InputError for a bad results file), for the CLI edge to map to exit codes.
-int run_export_command(const ExportRequest& request);
+struct ExportedTraces {
+  std::size_t written = 0;   // lines in the traces file
+  std::size_t left_out = 0;  // cases without a trace (SKIPPED, custom shapes, PASSED without timing)
+};
+// Reads the results (and reference) files and writes the traces. Throws InputError for a bad results file.
+ExportedTraces export_traces(const ExportRequest& request);
 
 }  // namespace vlb

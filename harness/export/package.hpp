@@ -1,7 +1,7 @@
 #pragma once
 // `vlbench package`: a registered solution as a SOL-ExecBench solution.json (the Solution schema: name, definition,
 // author, description, spec, sources), ready for the leaderboard's evaluator. The sources are the solution's folder,
-// the torch-binding entry file packaging/torch_binding.cpp, and the closure of the project files they need: every
+// the torch-binding entry file harness/export/torch_binding.cpp, and the closure of the project files they need: every
 // `#include "..."` followed from the project root, plus the implementation file beside each project header.
 // docs/leaderboard.md explains the choices (target hardware, languages, flags).
 #include <nlohmann/json.hpp>
@@ -15,8 +15,7 @@
 
 namespace vlb {
 
-inline constexpr std::string_view kPackageDefinitionName = "034_vision_language_cross_attention_fusion";
-inline constexpr std::string_view kBindingEntryFile = "packaging/torch_binding.cpp";
+inline constexpr std::string_view kBindingEntryFile = "harness/export/torch_binding.cpp";
 inline constexpr std::string_view kBindingEntrySymbol = "run";
 
 // The package of `info`'s solution, read from `source_root`/solutions/<name>/ and the project files it includes.
@@ -34,8 +33,12 @@ struct PackageRequest {
   std::filesystem::path source_root;  // the vlbench source tree (default_workloads_dir() / "..")
   std::filesystem::path output_path;  // "<name>.solution.json" when empty
 };
-// Looks the solution up in the registry (UsageError naming the known ones), packages it, writes it, prints one line
-// saying what it wrote; returns 0.
-int run_package_command(const PackageRequest& request);
+struct PackagedSolution {
+  std::filesystem::path path;  // the file written
+  std::size_t source_files = 0;
+  std::string entry_point;     // "<file>::<symbol>"
+};
+// Looks the solution up in the registry (UsageError naming the known ones), packages it and writes it.
+PackagedSolution package_solution(const PackageRequest& request);
 
 }  // namespace vlb

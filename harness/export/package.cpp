@@ -1,11 +1,7 @@
-#include "harness/solution/package.hpp"
+#include "harness/export/package.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <deque>
-#include <fstream>
-#include <iostream>
 #include <map>
 #include <optional>
 #include <regex>
@@ -15,6 +11,8 @@
 
 #include "harness/core/atomic_file.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/core/json_value.hpp"
+#include "harness/core/text_file.hpp"
 #include "harness/solution/registry.hpp"
 
 namespace vlb {
@@ -57,14 +55,6 @@ std::vector<IncludeDirective> scan_includes(const std::string& content) {
     if (std::regex_search(text, match, kInclude)) includes.push_back({line, match[1] == "\"", match[2]});
   }
   return includes;
-}
-
-std::string read_source(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read " + path.string() + ": " + std::strerror(errno));
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
 }
 
 bool is_header(const fs::path& path) {
@@ -116,7 +106,7 @@ class SourceClosure {
   }
 
   void visit(const std::string& relative_path) {
-    const std::string content = read_source(root_ / relative_path);
+    const std::string content = read_text_file(root_ / relative_path, "source file");
     if (content.empty()) throw InputError(relative_path + " is empty (SOL-ExecBench rejects empty source files)");
     files_[relative_path] = content;
     if (const auto family = architecture_family(relative_path)) per_architecture_families_.insert(*family);
@@ -316,7 +306,7 @@ json make_solution_package(const SolutionInfo& info, const fs::path& source_root
                {"compile_options",
                 compile_options(info, families, closure.per_architecture_families(), dependencies)}};
   return {{"name", info.name},
-          {"definition", std::string(kPackageDefinitionName)},
+          {"definition", std::string(kDefinitionName)},
           {"author", info.author},
           {"description", info.description},
           {"spec", spec},
@@ -324,11 +314,11 @@ json make_solution_package(const SolutionInfo& info, const fs::path& source_root
 }
 
 void write_solution_package(const fs::path& path, const json& package) {
-  write_file_atomically(path, package.dump(2, ' ', false, json::error_handler_t::replace) + '\n',
+  write_file_atomically(path, dump_json(package, 2) + '\n',
                         "cannot write the package to " + path.string() + ": ");
 }
 
-int run_package_command(const PackageRequest& request) {
+PackagedSolution package_solution(const PackageRequest& request) {
   const std::vector<SolutionInfo> infos = SolutionRegistry::instance().list();
   const auto info = std::find_if(infos.begin(), infos.end(), [&](const auto& i) { return i.name == request.solution; });
   if (info == infos.end()) {
@@ -338,13 +328,12 @@ int run_package_command(const PackageRequest& request) {
                      " (see vlbench --list)");
   }
   const json package = make_solution_package(*info, request.source_root);
-  const fs::path output =
-      request.output_path.empty() ? fs::path(request.solution + ".solution.json") : request.output_path;
-  write_solution_package(output, package);
-  std::cout << "wrote " << output.string() << ": solution '" << request.solution << "', "
-            << package.at("sources").size() << " source file(s), entry point "
-            << package.at("spec").at("entry_point").get<std::string>() << '\n';
-  return 0;
+  PackagedSolution written;
+  written.path = request.output_path.empty() ? fs::path(request.solution + ".solution.json") : request.output_path;
+  write_solution_package(written.path, package);
+  written.source_files = package.at("sources").size();
+  written.entry_point = package.at("spec").at("entry_point").get<std::string>();
+  return written;
 }
 
 }  // namespace vlb

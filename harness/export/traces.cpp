@@ -1,15 +1,14 @@
-#include "harness/report/export_traces.hpp"
+#include "harness/export/traces.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <iostream>
 #include <map>
 #include <string>
 
 #include "harness/core/atomic_file.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/core/json_value.hpp"
 #include "harness/core/problem.hpp"
-#include "harness/report/json_node.hpp"
 #include "harness/report/results_json.hpp"
 
 namespace vlb {
@@ -166,7 +165,7 @@ std::vector<json> make_traces(const RunRecord& run, const RunRecord* reference_r
   std::vector<json> traces;
   for (const CaseResult& result : run.cases) {
     if (!has_trace(result)) continue;
-    traces.push_back({{"definition", std::string(kTraceDefinitionName)},
+    traces.push_back({{"definition", std::string(kDefinitionName)},
                       {"solution", result.solution},
                       {"workload", workload_json(result)},
                       {"evaluation", evaluation_json(result, run, preferred, fallback)}});
@@ -176,24 +175,17 @@ std::vector<json> make_traces(const RunRecord& run, const RunRecord* reference_r
 
 void write_traces_jsonl(const fs::path& path, const std::vector<json>& traces) {
   std::string text;
-  for (const json& trace : traces) text += report_detail::dump_text(trace) + '\n';
+  for (const json& trace : traces) text += dump_json(trace) + '\n';
   write_file_atomically(path, text, "cannot write traces to " + path.string() + ": ");
 }
 
-int run_export_command(const ExportRequest& request) {
+ExportedTraces export_traces(const ExportRequest& request) {
   const RunRecord run = read_results_file(request.results_path);
   std::optional<RunRecord> reference;
   if (request.reference_path) reference = read_results_file(*request.reference_path);
   const std::vector<json> traces = make_traces(run, reference ? &*reference : nullptr);
   write_traces_jsonl(request.output_path, traces);
-  const std::size_t left_out = run.cases.size() - traces.size();
-  std::cout << "wrote " << traces.size() << " trace(s) to " << request.output_path.string();
-  if (left_out > 0) {
-    std::cout << " (" << left_out << " case(s) left out: SKIPPED, custom shapes without a workload uuid, or PASSED "
-              << "without timing)";
-  }
-  std::cout << '\n';
-  return 0;
+  return {traces.size(), run.cases.size() - traces.size()};
 }
 
 }  // namespace vlb

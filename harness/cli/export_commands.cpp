@@ -1,0 +1,25 @@
+#include "harness/cli/export_commands.hpp"
+
+#include <fmt/format.h>
+
+namespace vlb::cli {
+
+int run_export_command(const ExportRequest& request, std::FILE* out) {
+  const ExportedTraces exported = export_traces(request);
+  fmt::print(out, "wrote {} trace(s) to {}", exported.written, request.output_path.string());
+  if (exported.left_out > 0) {
+    fmt::print(out, " ({} case(s) left out: SKIPPED, custom shapes without a workload uuid, or PASSED without timing)",
+               exported.left_out);
+  }
+  fmt::print(out, "\n");
+  return 0;
+}
+
+int run_package_command(const PackageRequest& request, std::FILE* out) {
+  const PackagedSolution packaged = package_solution(request);
+  fmt::print(out, "wrote {}: solution '{}', {} source file(s), entry point {}\n", packaged.path.string(),
+             request.solution, packaged.source_files, packaged.entry_point);
+  return 0;
+}
+
+}  // namespace vlb::cli

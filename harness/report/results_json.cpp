@@ -1,0 +1,79 @@
+// RunRecord <-> JSON through the field lists of results_schema.hpp; the file reader.
+#include "harness/report/results_json.hpp"
+
+#include <string>
+
+#include "harness/core/errors.hpp"
+#include "harness/core/text_file.hpp"
+#include "harness/report/results_json_detail.hpp"
+#include "harness/report/results_schema.hpp"
+
+namespace vlb {
+
+void JsonCodec<CaseStatus>::read(const JsonValue& node, CaseStatus& status) {
+  read_json_by_name(node, status, parse_status);
+}
+
+void JsonCodec<TimerKind>::read(const JsonValue& node, TimerKind& timer) {
+  read_json_by_name(node, timer, [](const std::string& name) {
+    if (name == "events") return TimerKind::kEvents;
+    if (name == "cupti") return TimerKind::kCupti;
+    throw InputError("unknown timer '" + name + "' (expected \"events\" or \"cupti\")");
+  });
+}
+
+nlohmann::json to_json(const RunRecord& run) {
+  nlohmann::json document = write_json(run);
+  document[std::string(kResultsSchemaKey)] = kResultsSchemaName;
+  return document;
+}
+
+nlohmann::json to_json(const CaseResult& result) { return write_json(result); }
+
+namespace report_detail {
+
+namespace {
+
+void check_schema(const JsonValue& root) {
+  const JsonValue schema = root.at(kResultsSchemaKey);
+  if (schema.as_string() != kResultsSchemaName) {
+    schema.fail("expected \"" + std::string(kResultsSchemaName) + "\", found \"" + schema.as_string() + "\"");
+  }
+  const JsonValue version = root.at(json_key(&RunRecord::schema_version));
+  if (version.as_int64() != kResultsSchemaVersion) {
+    version.fail("unsupported schema version " + std::to_string(version.as_int64()) + " (this vlbench reads version " +
+                 std::to_string(kResultsSchemaVersion) + ")");
+  }
+}
+
+}  // namespace
+
+RunRecord read_run_record(const JsonValue& root) {
+  check_schema(root);
+  return read_json<RunRecord>(root);
+}
+
+CaseResult read_case_result(const JsonValue& node) { return read_json<CaseResult>(node); }
+
+}  // namespace report_detail
+
+RunRecord run_record_from_json(const nlohmann::json& document) {
+  const JsonDocument ordered(document);
+  return report_detail::read_run_record(JsonValue(ordered, std::string(report_detail::kUnnamedDocument)));
+}
+
+void validate_results_json(const nlohmann::json& document) {
+  const JsonDocument ordered(document);
+  const JsonValue root(ordered, std::string(report_detail::kUnnamedDocument));
+  report_detail::check_run_rules(report_detail::read_run_record(root), root);
+}
+
+RunRecord read_results_file(const std::filesystem::path& path) {
+  const JsonDocument document = parse_json(read_text_file(path, "results file"), path.string());
+  const JsonValue root(document, path.string());
+  RunRecord run = report_detail::read_run_record(root);
+  report_detail::check_run_rules(run, root);
+  return run;
+}
+
+}  // namespace vlb
