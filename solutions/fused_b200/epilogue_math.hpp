@@ -83,11 +83,14 @@ VLB_FUSED_HD RotaryPair vision_slot_pair(int slot) {
   return vision_rotary_pair(84 + slot - 42);
 }
 
-// inv_freq[i] = theta^(-2i/width) as the reference computes it: 1 / powf(theta, fp32(2i) / width) in fp32. On the
-// device CUDA's powf is the one PyTorch's GPU table comes from, so the values are the reference's bit for bit (they
-// differ from the exactly rounded ones by up to 5 ulp); the host's powf may differ by an ulp.
+// inv_freq[i] = theta^(-2i/width) as the reference computes it on the GPU: PyTorch divides the fp32 exponents
+// arange(0, w, 2) by w as a multiplication by fp32(1/w) (its division by a scalar), raises theta with powf and takes
+// the reciprocal, all in fp32. On the device CUDA's powf is PyTorch's, so these are the official table's values bit
+// for bit (tested against it); they differ from the exactly rounded ones by up to 5 ulp. The host's powf may differ
+// by an ulp.
 VLB_FUSED_HD float rope_inv_freq(int freq_index, int width) {
-  return 1.0f / powf(10000.0f, static_cast<float>(2 * freq_index) / static_cast<float>(width));
+  const float exponent = static_cast<float>(2 * freq_index) * (1.0f / static_cast<float>(width));
+  return 1.0f / powf(10000.0f, exponent);
 }
 
 // cos and sin of an fp32 angle (positions reach ~12544 rad). On the device: a two-step reduction to [-pi, pi] and the
