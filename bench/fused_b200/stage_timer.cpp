@@ -1,11 +1,11 @@
-#include "solutions/fused_b200/bench/stage_timer.hpp"
+#include "bench/fused_b200/stage_timer.hpp"
 
 #include <chrono>
 #include <vector>
 
 #include "harness/core/cuda_check.hpp"
 #include "harness/timing/statistics.hpp"
-#include "solutions/fused_b200/bench/l2_clean_read.hpp"
+#include "bench/fused_b200/l2_clean_read.hpp"
 
 namespace vlb::fused_b200::bench {
 

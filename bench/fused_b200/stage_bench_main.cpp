@@ -27,9 +27,9 @@
 #include "harness/core/device_info.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/inputs/input_set.hpp"
-#include "solutions/fused_b200/bench/stage_shapes.hpp"
-#include "solutions/fused_b200/bench/stage_timer.hpp"
-#include "solutions/fused_b200/bench/stock_cutlass_gemm.hpp"
+#include "bench/fused_b200/stage_shapes.hpp"
+#include "bench/fused_b200/stage_timer.hpp"
+#include "bench/fused_b200/stock_cutlass_gemm.hpp"
 #include "reference/cublas_handle.hpp"
 #include "solutions/fused_b200/projection_gemm.hpp"
 

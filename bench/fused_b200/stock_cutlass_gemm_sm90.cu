@@ -1,6 +1,6 @@
 // CUTLASS's stock sm90 GEMMs for the stage benchmark (see stock_cutlass_gemm.hpp): plain_gemm_sm90_kernel.hpp's
 // builder chain (mainloop and TMA epilogue both from CUTLASS) in three configurations.
-#include "solutions/fused_b200/bench/stock_cutlass_gemm.hpp"
+#include "bench/fused_b200/stock_cutlass_gemm.hpp"
 #include "solutions/fused_b200/plain_gemm_sm90_kernel.hpp"
 
 namespace vlb::fused_b200::bench {

@@ -1,5 +1,5 @@
 // The stock GEMM list of a build without sm90a code: none.
-#include "solutions/fused_b200/bench/stock_cutlass_gemm.hpp"
+#include "bench/fused_b200/stock_cutlass_gemm.hpp"
 
 namespace vlb::fused_b200::bench {
 #if !defined(VLBENCH_HAS_SM90)

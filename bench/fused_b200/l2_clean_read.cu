@@ -1,4 +1,4 @@
-#include "solutions/fused_b200/bench/l2_clean_read.hpp"
+#include "bench/fused_b200/l2_clean_read.hpp"
 
 #include "harness/core/cuda_check.hpp"
 

@@ -28,7 +28,7 @@
 #include "harness/sol/speed_of_light.hpp"
 #include "harness/suite/suite.hpp"
 #include "solutions/fused_b200/attention.hpp"
-#include "solutions/fused_b200/bench/stage_timer.hpp"
+#include "bench/fused_b200/stage_timer.hpp"
 #include "solutions/fused_b200/fused_operation.hpp"
 
 namespace vlb::fused_b200::bench {

@@ -1,4 +1,4 @@
-#include "solutions/fused_b200/bench/stage_shapes.hpp"
+#include "bench/fused_b200/stage_shapes.hpp"
 
 #include <set>
 
