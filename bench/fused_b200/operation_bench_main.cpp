@@ -28,19 +28,16 @@
 #include "harness/sol/speed_of_light.hpp"
 #include "harness/suite/suite.hpp"
 #include "solutions/fused_b200/attention.hpp"
+#include "bench/fused_b200/bench_cli.hpp"
 #include "bench/fused_b200/stage_timer.hpp"
 #include "solutions/fused_b200/fused_operation.hpp"
 
 namespace vlb::fused_b200::bench {
 namespace {
 
-struct Options {
+struct Options : CommonOptions {
   std::vector<std::string> argv;
-  std::string workloads_dir;
-  std::string json_path;
   std::vector<int> cases;  // suite indices; empty: all
-  std::uint64_t seed = 2026;
-  TimerSettings timer;
 };
 
 // Per-workload figures measured elsewhere (workloads/baselines), by uuid; absent where a file lacks the workload.
@@ -264,22 +261,9 @@ int run(const Options& options) {
 int main(int argc, char** argv) {
   vlb::fused_b200::bench::Options options;
   options.argv.assign(argv, argv + argc);
-  options.workloads_dir = vlb::default_workloads_dir().string();
   CLI::App app{"Times fused_b200's attention stage and whole operation on the suite's workloads"};
-  app.add_option("--workloads", options.workloads_dir, "folder holding definition.json, workloads.jsonl, gpus.json");
-  app.add_option("--json", options.json_path, "write the results to this JSON file");
   app.add_option("--case", options.cases, "only these workload indices (0-15)");
-  app.add_option("--seed", options.seed, "input seed");
-  app.add_option("--warmup", options.timer.warmup_iterations, "warm-up calls")->check(CLI::PositiveNumber);
-  app.add_option("--iterations", options.timer.timed_iterations, "timed calls")->check(CLI::PositiveNumber);
+  vlb::fused_b200::bench::add_common_options(app, options);
   CLI11_PARSE(app, argc, argv);
-  try {
-    return vlb::fused_b200::bench::run(options);
-  } catch (const vlb::Error& error) {
-    std::fprintf(stderr, "error: %s (%s)\n", error.message().c_str(), vlb::describe_location(error.where()).c_str());
-    return static_cast<int>(error.exit_code());
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "error: %s\n", error.what());
-    return 3;
-  }
+  return vlb::fused_b200::bench::run_reporting_errors([&] { return vlb::fused_b200::bench::run(options); });
 }

@@ -28,6 +28,7 @@
 #include "harness/core/errors.hpp"
 #include "harness/inputs/input_set.hpp"
 #include "bench/fused_b200/stage_shapes.hpp"
+#include "bench/fused_b200/bench_cli.hpp"
 #include "bench/fused_b200/stage_timer.hpp"
 #include "bench/fused_b200/stock_cutlass_gemm.hpp"
 #include "reference/cublas_handle.hpp"
@@ -36,14 +37,10 @@
 namespace vlb::fused_b200::bench {
 namespace {
 
-struct Options {
+struct Options : CommonOptions {
   std::vector<std::string> argv;
-  std::string workloads_dir;
-  std::string json_path;
   std::vector<std::string> stages;      // empty: every stage
   std::vector<std::int64_t> rows;       // empty: every row count of the suite
-  std::uint64_t seed = 2026;
-  TimerSettings timer;
 };
 
 struct StageResult {
@@ -379,26 +376,13 @@ int run(const Options& options) {
 int main(int argc, char** argv) {
   vlb::fused_b200::bench::Options options;
   options.argv.assign(argv, argv + argc);
-  options.workloads_dir = vlb::default_workloads_dir().string();
   CLI::App app{"Times the fused_b200 projection stages against cuBLAS on the suite's distinct shapes"};
-  app.add_option("--workloads", options.workloads_dir, "folder holding definition.json and workloads.jsonl");
-  app.add_option("--json", options.json_path, "write the results to this JSON file");
-  app.add_option("--seed", options.seed, "input seed");
   app.add_option("--stage", options.stages, "only these stages (Q, KV, O)")->check(CLI::IsMember({"Q", "KV", "O"}));
   app.add_option("--rows", options.rows, "only shapes with these row counts (B*Lq for Q and O, B*Lv for KV)");
-  app.add_option("--warmup", options.timer.warmup_iterations, "warm-up iterations")->check(CLI::PositiveNumber);
-  app.add_option("--iterations", options.timer.timed_iterations, "timed iterations")->check(CLI::PositiveNumber);
   app.add_flag("--clean-l2", options.timer.clean_l2,
                "after the memset flush, read another 2x-L2 buffer so that L2 holds clean lines (default: the "
                "harness's flush, which leaves the memset's dirty lines)");
+  vlb::fused_b200::bench::add_common_options(app, options);
   CLI11_PARSE(app, argc, argv);
-  try {
-    return vlb::fused_b200::bench::run(options);
-  } catch (const vlb::Error& error) {
-    std::fprintf(stderr, "error: %s (%s)\n", error.message().c_str(), vlb::describe_location(error.where()).c_str());
-    return static_cast<int>(error.exit_code());
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "error: %s\n", error.what());
-    return 3;
-  }
+  return vlb::fused_b200::bench::run_reporting_errors([&] { return vlb::fused_b200::bench::run(options); });
 }

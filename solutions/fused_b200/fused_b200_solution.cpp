@@ -5,24 +5,16 @@
 
 #include <memory>
 
-#include "harness/core/cuda_check.hpp"
 #include "harness/solution/registry.hpp"
 #include "solutions/fused_b200/fused_operation.hpp"
+#include "solutions/fused_b200/kernel_architecture.hpp"
 
 namespace vlb::solutions {
 namespace {
 
-int current_sm_count() {
-  int device = 0;
-  VLB_CUDA_CHECK(cudaGetDevice(&device));
-  int sm_count = 0;
-  VLB_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-  return sm_count;
-}
-
 class FusedB200Solution final : public Solution {
  public:
-  FusedB200Solution() : operation_(current_sm_count()) {}
+  FusedB200Solution() : operation_(fused_b200::current_sm_count()) {}
 
   static SolutionInfo describe() {
     return {.name = "fused_b200",

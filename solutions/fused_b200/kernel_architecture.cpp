@@ -8,15 +8,19 @@
 namespace vlb::fused_b200 {
 namespace {
 
-int current_compute_major() {
+int current_device_attribute(cudaDeviceAttr attribute) {
   int device = 0;
   VLB_CUDA_CHECK(cudaGetDevice(&device));
-  int major = 0;
-  VLB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  return major;
+  int value = 0;
+  VLB_CUDA_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
+  return value;
 }
 
+int current_compute_major() { return current_device_attribute(cudaDevAttrComputeCapabilityMajor); }
+
 }  // namespace
+
+int current_sm_count() { return current_device_attribute(cudaDevAttrMultiProcessorCount); }
 
 KernelArchitecture current_kernel_architecture() {
   const int major = current_compute_major();

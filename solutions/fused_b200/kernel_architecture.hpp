@@ -8,6 +8,9 @@ enum class KernelArchitecture { kNone, kSm90 };
 // The kernels for the current CUDA device, or kNone when this build has none for its compute capability.
 KernelArchitecture current_kernel_architecture();
 
+// The current CUDA device's SM count (what the persistent grids are sized for).
+int current_sm_count();
+
 // SystemError naming the stage, the device's compute capability and the architectures this build has kernels for.
 [[noreturn]] void throw_no_kernel(const char* stage);
 
