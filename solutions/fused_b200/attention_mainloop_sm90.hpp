@@ -187,14 +187,6 @@ struct AttentionMainloop {
     if (params.kv_blocks == 1) release_query();
     mask_columns(scores, key_coordinates, params.valid_keys_in_last_block);
     softmax.template update<true>(scores, output_scale);
-    // When every key fits in one block, the probabilities are final: normalize them before their rounding to bf16,
-    // where the reference rounds them, instead of normalizing the output at the end.
-    const bool single_block = params.kv_blocks == 1;
-    float inverse_sum[kRowsPerThread];
-    if (single_block) {
-      softmax.inverse_sums(inverse_sum);
-      scale_rows(scores, inverse_sum);
-    }
     auto probabilities = probabilities_as_operand(score_fragment);
 
     CUTE_NO_UNROLL
@@ -224,10 +216,9 @@ struct AttentionMainloop {
     v_pipeline.consumer_release(v_read);
     ++v_read;
 
-    if (!single_block) {
-      softmax.inverse_sums(inverse_sum);
-      scale_rows(output, inverse_sum);
-    }
+    float inverse_sum[kRowsPerThread];
+    softmax.inverse_sums(inverse_sum);
+    scale_rows(output, inverse_sum);
   }
 };
 
