@@ -193,7 +193,9 @@ CaseResult CaseJudge::complete(SolutionRun run, const Case& test_case) {
 
 void CaseJudge::add_speed_of_light(const Case& test_case, CaseResult& result) const {
   result.sol = speed_of_light(result.work, gpu_spec_);
-  if (!result.timing || result.timing->samples_ms.empty()) return;
+  // Leaderboard figures only for a case that passed every judged call: a failure keeps its timing as evidence
+  // (a replay faster than physics) but never gets a SOL fraction or a score, so no mean can include it.
+  if (result.status != CaseStatus::kPassed || !result.timing || result.timing->samples_ms.empty()) return;
   const double latency_ms = result.timing->stats.median;
   result.sol_fraction = sol_fraction(result.sol->t_sol_ms, latency_ms);
   result.implausibly_fast = implausibly_fast(latency_ms, result.sol->t_sol_ms);

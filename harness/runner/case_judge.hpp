@@ -29,7 +29,8 @@ class CaseJudge {
 
   // The final result. Precedence, in call order: the first failing round (its timing is dropped); a failure the
   // solution's side found; a median below the physical floor (REWARD_HACK); the first failing sampled or last timed
-  // call. Throws Error when the harness cannot compute the reference.
+  // call. Only a PASSED case gets a SOL fraction and a score. Throws Error when the harness cannot compute the
+  // reference.
   CaseResult complete(SolutionRun run, const Case& test_case);
 
  private:

@@ -36,6 +36,9 @@ void launch_attention(const AttentionTensors& tensors, const AttentionShape& sha
 #if defined(VLBENCH_HAS_SM90)
     case KernelArchitecture::kSm90: sm90::launch_attention(tensors, shape, sm_count, stream); return;
 #endif
+#if defined(VLBENCH_HAS_SM100)
+    case KernelArchitecture::kSm100: sm100::launch_attention(tensors, shape, sm_count, stream); return;
+#endif
     default: throw_no_kernel("attention");
   }
 }

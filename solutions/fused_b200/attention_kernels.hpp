@@ -9,3 +9,9 @@ namespace vlb::fused_b200::sm90 {
 void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count, cudaStream_t stream);
 
 }  // namespace vlb::fused_b200::sm90
+
+namespace vlb::fused_b200::sm100 {
+
+void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count, cudaStream_t stream);
+
+}  // namespace vlb::fused_b200::sm100

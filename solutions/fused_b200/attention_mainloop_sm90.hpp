@@ -13,6 +13,7 @@
 
 #include "solutions/fused_b200/attention_config_sm90.hpp"
 #include "solutions/fused_b200/attention_softmax.hpp"
+#include "solutions/fused_b200/attention_tma.hpp"
 
 namespace vlb::fused_b200::sm90 {
 
@@ -67,15 +68,9 @@ struct AttentionMainloop {
 
   // ---- producer (lane 0 of the producer warp issues every load) ----
 
-  // One tile (rows or keys) of a [head_dim, heads, tokens, batch] tensor: two 64-column boxes, one per column half.
   CUTE_DEVICE static void load_tile(const CUtensorMap& map, std::uint64_t* barrier, Element* smem, int tile_rows,
                                     int head, int token, int batch, cute::TMA::CacheHintSm90 hint) {
-    CUTE_UNROLL
-    for (int half = 0; half < Config::kBoxesPerRow; ++half) {
-      cute::SM90_TMA_LOAD_4D::copy(&map, barrier, static_cast<std::uint64_t>(hint),
-                                   smem + half * tile_rows * Config::kBoxColumns, half * Config::kBoxColumns, head,
-                                   token, batch);
-    }
+    load_head_tile<Config::kBoxColumns, Config::kBoxesPerRow>(map, barrier, smem, tile_rows, head, token, batch, hint);
   }
 
   CUTE_DEVICE static void load_kv_block(const CUtensorMap& map, Pipeline& pipeline, PipelineState& state,

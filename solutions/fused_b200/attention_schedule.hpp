@@ -54,6 +54,25 @@ VLB_FUSED_HD AttentionTile attention_tile(std::int64_t index, int token_blocks) 
   return tile;
 }
 
+// What a launch's tile walk needs (both architectures' kernel parameters carry it): the tiles, the token blocks per
+// (batch, kv head), the KV blocks of block_n keys and how many keys the last of them holds (1 .. block_n).
+struct AttentionWalk {
+  std::int64_t tiles = 0;
+  int token_blocks = 0;
+  int kv_blocks = 0;
+  int valid_keys_in_last_block = 0;
+};
+
+inline AttentionWalk attention_walk(const AttentionShape& shape, int block_n) {
+  AttentionWalk walk;
+  walk.tiles = attention_tile_count(shape);
+  walk.token_blocks = attention_token_blocks(shape.lang_seq);
+  walk.kv_blocks = attention_kv_blocks(shape.vision_seq, block_n);
+  walk.valid_keys_in_last_block =
+      static_cast<int>(shape.vision_seq - static_cast<std::int64_t>(walk.kv_blocks - 1) * block_n);
+  return walk;
+}
+
 // Persistent CTAs: one per SM at most (a CTA holds ~190 KB of shared memory), never more than there are tiles.
 inline int attention_grid_size(const AttentionShape& shape, int sm_count) {
   return static_cast<int>(std::min<std::int64_t>(attention_tile_count(shape), std::max(sm_count, 1)));

@@ -1,8 +1,10 @@
 #include "solutions/fused_b200/projection_gemm.hpp"
 
+#include "harness/core/errors.hpp"
 #include "harness/core/problem.hpp"
 #include "solutions/fused_b200/kernel_architecture.hpp"
 #include "solutions/fused_b200/projection_kernels.hpp"
+#include "solutions/fused_b200/projection_kernels_sm100.hpp"
 
 namespace vlb::fused_b200 {
 namespace {
@@ -16,12 +18,19 @@ ProjectionShape stage_shape(std::int64_t rows, std::int64_t out_features, int gr
 std::size_t projection_workspace_bytes(const ProjectionShape& shape, int sm_count,
                                        const std::optional<ProjectionPlan>& plan, OutputWork work) {
   check_projection_shape(shape);
+  switch (current_kernel_architecture()) {
 #if defined(VLBENCH_HAS_SM90)
-  return sm90::projection_workspace_bytes(shape, sm_count, plan, work);
-#else
-  (void)sm_count, (void)plan, (void)work;
-  return 0;
+    case KernelArchitecture::kSm90: return sm90::projection_workspace_bytes(shape, sm_count, plan, work);
 #endif
+#if defined(VLBENCH_HAS_SM100)
+    case KernelArchitecture::kSm100:
+      if (plan.has_value()) {
+        throw UsageError("fused_b200 projection: a ProjectionPlan names sm90 kernels; leave it unset on Blackwell");
+      }
+      return sm100::projection_workspace_bytes(shape, sm_count, work);
+#endif
+    default: (void)sm_count, (void)plan, (void)work; return 0;
+  }
 }
 
 OutputWork output_work(const ProjectionLaunch& launch) {
@@ -39,6 +48,9 @@ void launch_projection(const ProjectionLaunch& launch, int sm_count, Workspace w
   switch (current_kernel_architecture()) {
 #if defined(VLBENCH_HAS_SM90)
     case KernelArchitecture::kSm90: sm90::launch_projection(launch, sm_count, workspace, stream); return;
+#endif
+#if defined(VLBENCH_HAS_SM100)
+    case KernelArchitecture::kSm100: sm100::launch_projection(launch, sm_count, workspace, stream); return;
 #endif
     default: (void)sm_count, (void)workspace, (void)stream; throw_no_kernel("projection");
   }

@@ -1,6 +1,6 @@
-// The attention stage alone (sm_90a) against the double-precision attention of support_attention_reference, on
-// tails of Lq (token blocks of 32) and Lv (KV blocks of 128), one and many tiles per CTA, with seeded inputs and a
-// NaN-poisoned output whose guard rows past the last token must stay untouched.
+// The attention stage alone (sm_90a, or sm_100a on a B200) against the double-precision attention of
+// support_attention_reference, on tails of Lq (token blocks of 32) and Lv (KV blocks of 128), one and many tiles per
+// CTA, with seeded inputs and a NaN-poisoned output whose guard rows past the last token must stay untouched.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -15,6 +15,7 @@
 #include "support/gpu_test.hpp"
 #include "support_attention_reference.hpp"
 #include "support_projection_reference.hpp"
+#include "support_fused_device.hpp"
 
 using namespace vlb;
 using namespace vlb::fused_b200;
@@ -29,12 +30,6 @@ constexpr std::int64_t kGuardTokens = 40;        // poisoned rows after the outp
 // rounding stay far below these; a wrong key, head, mask or row is off by O(1).
 constexpr double kAtol = 0.01;
 constexpr double kRtol = 0.02;
-
-bool skip_unless_hopper() {
-  if (vlb::testing::test_device().compute_major == 9) return false;
-  WARN("fused_b200 attention kernels exist for sm_90a only: not run on this GPU");
-  return true;
-}
 
 DeviceBuffer upload(const std::vector<__nv_bfloat16>& host, cudaStream_t stream) {
   DeviceBuffer buffer(host.size() * sizeof(__nv_bfloat16));
@@ -93,14 +88,14 @@ void check_attention(const AttentionShape& shape, std::uint64_t seed) {
 
 TEST_CASE("attention: the smallest tails (one token, one key; partial token and KV blocks)",
           "[fused_b200][attention][quick][gpu]") {
-  if (skip_unless_hopper()) return;
+  if (vlb::fused_b200::testing::skip_without_fused_kernels("attention")) return;
   check_attention({1, 1, 1}, 7000);
   check_attention({1, 5, 7}, 7001);
   check_attention({2, 33, 129}, 7002);
 }
 
 TEST_CASE("attention: tails of Lq and Lv, one KV block and many", "[fused_b200][attention][gpu]") {
-  if (skip_unless_hopper()) return;
+  if (vlb::fused_b200::testing::skip_without_fused_kernels("attention")) return;
   const AttentionShape shapes[] = {
       {1, 1, 1},     {1, 5, 7},      {2, 33, 129},   {3, 128, 196},  {1, 31, 128},
       {2, 100, 256}, {1, 373, 588},  {2, 541, 980},  {1, 64, 1000},  {4, 256, 392},
@@ -110,7 +105,7 @@ TEST_CASE("attention: tails of Lq and Lv, one KV block and many", "[fused_b200][
 }
 
 TEST_CASE("attention: many tiles per persistent CTA, long Lv", "[fused_b200][attention][gpu]") {
-  if (skip_unless_hopper()) return;
+  if (vlb::fused_b200::testing::skip_without_fused_kernels("attention")) return;
   check_attention({8, 512, 784}, 7200);     // 1024 tiles on 132 SMs
   check_attention({1, 1024, 12544}, 7201);  // 98 KV blocks through 2 stages
 }

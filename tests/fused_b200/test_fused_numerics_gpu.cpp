@@ -16,6 +16,7 @@
 #include "reference/gpu_reference.hpp"
 #include "solutions/fused_b200/fused_operation.hpp"
 #include "support/gpu_test.hpp"
+#include "support_fused_device.hpp"
 
 using namespace vlb;
 using namespace vlb::fused_b200;
@@ -51,10 +52,7 @@ FusionArgs make_args(const DeviceInputs& inputs, const DeviceBuffer& output, con
 
 TEST_CASE("fused_b200 numerics: matched ratio of each choice of rounding points on the 16 workloads",
           "[fused_b200][numerics][gpu]") {
-  if (vlb::testing::test_device().compute_major != 9) {
-    WARN("fused_b200 runs on sm_90a only: not run on this GPU");
-    return;
-  }
+  if (vlb::fused_b200::testing::skip_without_fused_kernels("fused_b200 numerics")) return;
   const Suite suite = load_suite("all", default_workloads_dir());
   const int sm_count = vlb::testing::test_device().sm_count;
   vlb::testing::TestStream stream;

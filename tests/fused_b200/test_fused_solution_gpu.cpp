@@ -14,16 +14,13 @@
 #include "support/gpu_test.hpp"
 #include "support/process.hpp"
 #include "support/scratch_folder.hpp"
+#include "support_fused_device.hpp"
 
 namespace {
 
 constexpr double kRequiredMargin = 0.999;
 
-bool skip_unless_hopper() {
-  if (vlb::testing::test_device().compute_major == 9) return false;
-  WARN("fused_b200 runs on sm_90a only: not run on this GPU");
-  return true;
-}
+bool skip_without_kernels() { return vlb::fused_b200::testing::skip_without_fused_kernels("fused_b200"); }
 
 nlohmann::json run_fused(std::vector<std::string> arguments) {
   vlb::testing::ScratchFolder scratch;
@@ -54,18 +51,18 @@ void expect_passed_with_margin(const nlohmann::json& results, std::size_t expect
 }  // namespace
 
 TEST_CASE("fused_b200: the 16 workloads pass the default 3 rounds with margin", "[fused_b200][suite][gpu]") {
-  if (skip_unless_hopper()) return;
+  if (skip_without_kernels()) return;
   expect_passed_with_margin(run_fused({}), 16, 3);
 }
 
 TEST_CASE("fused_b200: the 16 workloads pass 10 rounds with margin", "[fused_b200][suite][gpu]") {
-  if (skip_unless_hopper()) return;
+  if (skip_without_kernels()) return;
   expect_passed_with_margin(run_fused({"--rounds", "10"}), 16, 10);
 }
 
 TEST_CASE("fused_b200: 20 shapes drawn at random (B 1-64, Lq 1-8192, Lv 1-12544) pass with margin",
           "[fused_b200][suite][gpu]") {
-  if (skip_unless_hopper()) return;
+  if (skip_without_kernels()) return;
   // Log-uniform per axis, so that odd small sizes and the largest ones both come up; seeded so a failure reproduces.
   std::mt19937_64 rng(20261201);
   auto draw = [&rng](std::int64_t max) {

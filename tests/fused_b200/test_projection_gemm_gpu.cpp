@@ -1,6 +1,8 @@
-// The fused projection stages on the GPU (sm_90a) against an independent double-precision reference: Q (bias +
-// 1D RoPE + scale fold), K+V in one launch (bias, sectioned 3D RoPE on K) and O, on ragged row counts, with random
-// positions, seeded inputs and NaN-poisoned outputs. Split-K, stream-K and data-parallel decompositions are all hit.
+// The fused projection stages on the GPU against an independent double-precision reference: Q (bias + 1D RoPE +
+// scale fold), K+V in one launch (bias, sectioned 3D RoPE on K) and O, on ragged row counts, with random positions,
+// seeded inputs and NaN-poisoned outputs. On sm_90a split-K, stream-K and data-parallel decompositions are all hit;
+// on sm_100a (a B200) the plan-specific cases are skipped and the others hit both sm100 tiles (1-SM up to 375 rows,
+// 2-SM from 1082 rows).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -16,11 +18,14 @@
 #include "solutions/fused_b200/projection_gemm.hpp"
 #include "support/gpu_test.hpp"
 #include "support_projection_reference.hpp"
+#include "support_fused_device.hpp"
 
 using namespace vlb;
 using namespace vlb::fused_b200;
 using vlb::fused_b200::testing::ReferenceProjection;
 using vlb::fused_b200::testing::ReferenceRope;
+using vlb::fused_b200::testing::skip_unless_hopper_kernels;
+using vlb::fused_b200::testing::skip_without_fused_kernels;
 
 namespace {
 
@@ -28,12 +33,6 @@ namespace {
 // sincos (~1e-6); a wrong pair, frequency, position, bias or row misses by far more.
 constexpr double kAtol = 0.01;
 constexpr double kRtol = 0.02;
-
-bool skip_unless_hopper() {
-  if (vlb::testing::test_device().compute_major == 9) return false;
-  WARN("fused_b200 projection kernels exist for sm_90a only: not run on this GPU");
-  return true;
-}
 
 // Seeded inputs of one case, on the host (for the reference) and on the device.
 struct StageInputs {
@@ -147,7 +146,7 @@ std::vector<std::pair<std::string, ProjectionPlan>> every_plan(const ProjectionS
 }  // namespace
 
 TEST_CASE("Q projection: bias, 1D RoPE and scale fold on ragged rows", "[fused_b200][gpu]") {
-  if (skip_unless_hopper()) return;
+  if (skip_without_fused_kernels("projection")) return;
   // 37 rows: 32 tiles (split-K 4); 375 rows: 96 tiles of 128 rows (data-parallel, cooperative); 1082 rows: 288
   // tiles, 2.2 waves (stream-K).
   const std::pair<ProblemShape, std::uint64_t> cases[] = {{{1, 37, 196}, 101}, {{3, 125, 196}, 202},
@@ -180,7 +179,7 @@ TEST_CASE("Q projection: bias, 1D RoPE and scale fold on ragged rows", "[fused_b
 }
 
 TEST_CASE("K+V projection in one launch: bias, sectioned 3D RoPE on K", "[fused_b200][gpu]") {
-  if (skip_unless_hopper()) return;
+  if (skip_without_fused_kernels("projection")) return;
   vlb::testing::TestStream stream;
   // 37 rows: 16 tiles (split-K 8); 375 rows: 96 tiles of 64 rows (ping-pong 64x128, the last tile ragged); 1568
   // rows: 208 tiles, 1.6 waves (data-parallel, ping-pong 128x128).
@@ -195,7 +194,7 @@ TEST_CASE("K+V projection in one launch: bias, sectioned 3D RoPE on K", "[fused_
 }
 
 TEST_CASE("K+V projection with the weights in either address order, and the same weight twice", "[fused_b200][gpu]") {
-  if (skip_unless_hopper()) return;
+  if (skip_without_fused_kernels("projection")) return;
   vlb::testing::TestStream stream;
   const StageInputs in({2, 16, 141}, 707, stream.get());
   const std::size_t weight_bytes = in.device.bytes(TensorId::kKProjWeight);
@@ -216,7 +215,7 @@ TEST_CASE("K+V projection with the weights in either address order, and the same
 }
 
 TEST_CASE("O projection: plain GEMM into the output on ragged rows", "[fused_b200][gpu]") {
-  if (skip_unless_hopper()) return;
+  if (skip_without_fused_kernels("projection")) return;
   const int sm_count = vlb::testing::test_device().sm_count;
   vlb::testing::TestStream stream;
   // 37 and 375 rows: the fused kernels; 3900 rows: the plain 128x256 kernel (3.8 waves), ragged last tile.
@@ -226,10 +225,12 @@ TEST_CASE("O projection: plain GEMM into the output on ragged rows", "[fused_b20
     INFO(describe(shape) << " seed " << seed);
     const StageInputs in(shape, seed, stream.get());
     const std::int64_t rows = shape.lang_rows();
-    const ProjectionPlan plan =
-        plan_projection({rows, ModelDims::kHidden, ModelDims::kHidden, 1}, sm_count, OutputWork::kPlain);
-    INFO("kernel " << kernel_name(plan.kernel));
-    CHECK((plan.kernel == ProjectionKernel::kPlainCooperative128x256) == (shape.lang_rows() == 3900));
+    if (vlb::fused_b200::testing::test_device_kernels() == KernelArchitecture::kSm90) {
+      const ProjectionPlan plan =
+          plan_projection({rows, ModelDims::kHidden, ModelDims::kHidden, 1}, sm_count, OutputWork::kPlain);
+      INFO("kernel " << kernel_name(plan.kernel));
+      CHECK((plan.kernel == ProjectionKernel::kPlainCooperative128x256) == (shape.lang_rows() == 3900));
+    }
     DeviceBuffer out = poisoned_output(rows * ModelDims::kHidden, stream.get());
     DeviceBuffer workspace(o_projection_workspace_bytes(rows, sm_count));
     // Any [rows, 4096] bf16 activations do: the language hidden states stand in for the attention output.
@@ -247,7 +248,7 @@ TEST_CASE("O projection: plain GEMM into the output on ragged rows", "[fused_b20
 }
 
 TEST_CASE("Every plan on every kernel computes the same Q", "[fused_b200][gpu]") {
-  if (skip_unless_hopper()) return;
+  if (skip_unless_hopper_kernels("every plan")) return;
   const int sm_count = vlb::testing::test_device().sm_count;
   vlb::testing::TestStream stream;
   const ProblemShape shape{3, 125, 196};
@@ -281,7 +282,7 @@ TEST_CASE("Every plan on every kernel computes the same Q", "[fused_b200][gpu]")
 }
 
 TEST_CASE("Every plan on every kernel computes the same K and V", "[fused_b200][gpu]") {
-  if (skip_unless_hopper()) return;
+  if (skip_unless_hopper_kernels("every plan")) return;
   vlb::testing::TestStream stream;
   const StageInputs in({3, 16, 125}, 1212, stream.get());
   const ProjectionShape shape{in.shape.vision_rows(), ModelDims::kKvProjDim, ModelDims::kHidden, 2};

@@ -1,0 +1,18 @@
+#pragma once
+// The bias / RoPE / scale epilogue as a kernel of its own, for GEMMs that leave their fp32 accumulators in memory
+// (the Blackwell path: CUTLASS's sm100 GEMM writes them to the workspace; BLACKWELL.md). Architecture-neutral CUDA,
+// built for every target, with the math of epilogue_math.hpp in the order of the sm90 fused epilogue: x = acc + bias
+// in fp32, rotate_pair with the output's RopeArithmetic, times scale, rounded to bf16 once.
+#include <cuda_runtime.h>
+
+#include "solutions/fused_b200/projection_gemm.hpp"
+
+namespace vlb::fused_b200 {
+
+// staged: [shape.groups][shape.rows][shape.out_features] fp32; outputs[g] receives group g as bf16
+// [rows, out_features] (its weight pointer is not read). Throws UsageError for a shape no projection takes or a
+// missing output or positions pointer. Enqueues one launch on `stream`.
+void launch_staged_epilogue(const float* staged, const ProjectionShape& shape, const ProjectionOutput* outputs,
+                            cudaStream_t stream);
+
+}  // namespace vlb::fused_b200
