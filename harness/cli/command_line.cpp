@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "harness/cli/scaleout_options.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/suite/suite.hpp"
 
@@ -47,6 +48,7 @@ struct CommandLine::Options {
   CLI::App* compare = nullptr;
   CLI::App* export_traces = nullptr;
   CLI::App* package = nullptr;
+  ScaleoutOptions scaleout;
 };
 
 namespace {
@@ -154,7 +156,9 @@ CommandLine::CommandLine() : options_(std::make_unique<Options>()), app_(std::ma
       "3 CUDA or system error (including: no GPU).");
   app.footer("Examples:\n  vlbench --list\n  vlbench --suite all --solution fused_b200\n"
              "  vlbench -s reference -c 0,15 --json results/run.json\n  vlbench compare A.json B.json\n"
-             "  vlbench export results/run.json -o traces.jsonl\n  vlbench package --solution template");
+             "  vlbench export results/run.json -o traces.jsonl\n  vlbench package --solution template\n"
+             "  vlbench -s reference --devices all --json results/run.json\n"
+             "  vlbench merge shard-0.json shard-1.json -o results/run.json");
   add_run_options(app, *options_);
   options_->compare = app.add_subcommand("compare", "Compare two results files case by case (B relative to A)");
   options_->compare->add_option("A", options_->compare_a, "Results JSON taken as the baseline")->required();
@@ -169,6 +173,7 @@ CommandLine::CommandLine() : options_(std::make_unique<Options>()), app_(std::ma
   options_->package = app.add_subcommand("package", "Write a SOL-ExecBench solution.json for a registered solution");
   options_->package->add_option("--solution,-s", options_->package_solution, "Registered solution name")->required();
   options_->package->add_option("--output,-o", options_->package_output, "File to write (default NAME.solution.json)");
+  add_scaleout_options(app, options_->scaleout);
   app.require_subcommand(0, 1);
 }
 
@@ -195,6 +200,7 @@ Request CommandLine::parse(const std::vector<std::string>& arguments) {
     request.worker_folder = o.worker_folder;
     return request;
   }
+  if (auto scaleout = scaleout_request(*app_, o.scaleout, arguments)) return std::move(*scaleout);
   if (o.version) {
     request.command = Command::kVersion;
   } else if (options_->compare->parsed()) {
@@ -216,6 +222,7 @@ Request CommandLine::parse(const std::vector<std::string>& arguments) {
     throw UsageError("no solution given: pass --solution NAME (vlbench --list shows the registered ones)");
   }
   request.plan = make_plan(o, arguments);
+  apply_scaleout_options(*app_, o.scaleout, request.plan);
   return request;
 }
 

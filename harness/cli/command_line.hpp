@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/cli/merge_command.hpp"
 #include "harness/export/package.hpp"
 #include "harness/export/traces.hpp"
 #include "harness/runner/run_plan.hpp"
@@ -17,7 +18,7 @@ class App;
 
 namespace vlb::cli {
 
-enum class Command { kRun, kList, kCompare, kExport, kPackage, kHelp, kVersion, kWorker };
+enum class Command { kRun, kList, kCompare, kExport, kPackage, kMerge, kHelp, kVersion, kWorker, kDeviceWorker };
 
 struct CompareRequest {
   std::filesystem::path baseline_file;   // A
@@ -30,8 +31,9 @@ struct Request {
   CompareRequest compare;
   ExportRequest export_traces;
   PackageRequest package;
+  MergeRequest merge;
   std::string help_text;  // for kHelp
-  std::filesystem::path worker_folder;  // for kWorker (internal: a worker process's task)
+  std::filesystem::path worker_folder;  // for kWorker and kDeviceWorker (internal: a worker process's task)
 };
 
 class CommandLine {

@@ -3,17 +3,30 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "harness/runner/case_shards.hpp"
 #include "harness/solution/registry.hpp"
 #include "harness/sol/speed_of_light.hpp"
 #include "harness/suite/suite.hpp"
 
 namespace vlb::cli {
 
+namespace {
+
+// " (shard 1/4)" when the listing is one share of the selected cases.
+std::string shards_note(const std::vector<ShardSpec>& shards) {
+  std::vector<std::string> parts;
+  for (const ShardSpec& shard : shards) parts.push_back(shard_text(shard));
+  return parts.empty() ? std::string() : fmt::format(" (shard {})", fmt::join(parts, ", then "));
+}
+
+}  // namespace
+
 void print_listing(std::FILE* out, const RunPlan& plan) {
-  const Suite suite = load_suite(plan.suite, plan.workloads_dir);
-  const std::vector<Case> cases = select_cases(suite, plan.case_selectors, plan.custom_case_atol);
-  fmt::print(out, "Suite '{}' ({}), definition {}: {} cases\n", suite.name, suite.workloads_path.string(),
-             suite.definition.name, cases.size());
+  const SelectedCases selected = select_plan_cases(plan);
+  const Suite& suite = selected.suite;
+  const std::vector<Case>& cases = selected.cases;
+  fmt::print(out, "Suite '{}' ({}), definition {}: {} cases{}\n", suite.name, suite.workloads_path.string(),
+             suite.definition.name, cases.size(), shards_note(plan.shards));
   fmt::print(out, "{:>3}  {:<36}  {:>3}  {:>5}  {:>6}  {:>7}  {:>9}\n", "#", "uuid", "B", "Lq", "Lv", "atol",
              "GFLOP");
   for (const Case& c : cases) {

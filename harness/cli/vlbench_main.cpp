@@ -11,6 +11,8 @@
 #include "harness/core/errors.hpp"
 #include "harness/report/results_json.hpp"
 #include "harness/report/table.hpp"
+#include "harness/runner/device_fanout.hpp"
+#include "harness/runner/device_worker.hpp"
 #include "harness/runner/suite_runner.hpp"
 #include "harness/solution/registry.hpp"
 
@@ -42,11 +44,18 @@ int run(const Request& request, std::FILE* out) {
       return run_export_command(request.export_traces, out);
     case Command::kPackage:
       return run_package_command(request.package, out);
+    case Command::kMerge:
+      return run_merge_command(request.merge, out);
     case Command::kWorker:
       execute_worker_task(request.worker_folder);
       return static_cast<int>(ExitCode::kSuccess);
+    case Command::kDeviceWorker: {
+      const RunOutput result = execute_device_worker(request.worker_folder, out);
+      return static_cast<int>(result.any_failure ? ExitCode::kCaseFailed : ExitCode::kSuccess);
+    }
     case Command::kRun: {
-      const RunOutput result = execute_plan(request.plan, out);
+      const RunOutput result =
+          request.plan.devices ? execute_on_devices(request.plan, out) : execute_plan(request.plan, out);
       print_case_table(out, result.record);
       print_summary(out, result.record);
       if (request.plan.json_path) fmt::print(out, "Results written to {}\n", request.plan.json_path->string());

@@ -18,6 +18,10 @@ RunRecord run_record_from_json(const nlohmann::json& document);  // throws Input
 // Checks a parsed document against the schema; throws InputError naming the first bad JSON path.
 void validate_results_json(const nlohmann::json& document);
 RunRecord read_results_file(const std::filesystem::path& path);  // reads, validates, converts
+// Where a run writing PATH keeps its partial file: PATH.partial.jsonl.
+std::filesystem::path partial_results_path(const std::filesystem::path& path);
+// Writes a complete results file at once, atomically (a temporary file beside it, renamed over it).
+void write_results_file(const std::filesystem::path& path, const RunRecord& run);
 
 // Writes PATH atomically at the end (temporary file + rename), and keeps PATH.partial.jsonl up to date while the run
 // goes: the header line first, then one line per finished case, flushed, so a crash keeps every finished case.

@@ -1,10 +1,11 @@
 // The incremental, atomic results writer: PATH.partial.jsonl grows one flushed line per case; PATH appears whole, by
-// rename, only at the end.
+// rename, only at the end (write_results_file, also used to write a merged file).
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
 #include <system_error>
 
+#include "harness/core/atomic_file.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/json_value.hpp"
 #include "harness/report/results_json.hpp"
@@ -39,6 +40,10 @@ void write_line(std::ofstream& out, const nlohmann::json& document, const fs::pa
 
 }  // namespace
 
+void write_results_file(const std::filesystem::path& path, const RunRecord& run) {
+  write_file_atomically(path, dump_json(to_json(run), 2) + "\n", "cannot write results to " + path.string() + ": ");
+}
+
 ResultsWriter::ResultsWriter(std::filesystem::path path, const RunRecord& header) : path_(std::move(path)) {
   check_target(path_);
   partial_.open(partial_path(), std::ios::out | std::ios::trunc);
@@ -52,11 +57,13 @@ ResultsWriter::ResultsWriter(std::filesystem::path path, const RunRecord& header
   write_line(partial_, to_json(header_only), partial_path());
 }
 
-std::filesystem::path ResultsWriter::partial_path() const {
-  fs::path partial = path_;
+std::filesystem::path partial_results_path(const std::filesystem::path& path) {
+  fs::path partial = path;
   partial += ".partial.jsonl";
   return partial;
 }
+
+std::filesystem::path ResultsWriter::partial_path() const { return partial_results_path(path_); }
 
 void ResultsWriter::append_case(const CaseResult& result) {
   if (!partial_.is_open()) throw std::logic_error("ResultsWriter::append_case after finish");
@@ -65,29 +72,11 @@ void ResultsWriter::append_case(const CaseResult& result) {
 
 void ResultsWriter::finish(const RunRecord& complete_run) {
   if (!partial_.is_open()) throw std::logic_error("ResultsWriter::finish called twice");
-  // Same folder as PATH, so that the rename is atomic (one file system).
-  const fs::path temporary = folder_of(path_) / ("." + path_.filename().string() + ".tmp");
-  {
-    std::ofstream out(temporary, std::ios::out | std::ios::trunc);
-    if (!out) throw SystemError("cannot create " + temporary.string() + ": " + std::strerror(errno));
-    out << dump_json(to_json(complete_run), 2) << '\n';
-    out.close();
-    if (out.fail()) {
-      std::error_code ignored;
-      fs::remove(temporary, ignored);
-      throw SystemError("cannot write " + temporary.string() + ": " + std::strerror(errno));
-    }
-  }
-  std::error_code error;
-  fs::rename(temporary, path_, error);
-  if (error) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    throw SystemError("cannot move " + temporary.string() + " to " + path_.string() + ": " + error.message());
-  }
+  write_results_file(path_, complete_run);
   partial_.close();
   // PATH is complete; a partial file that cannot be removed is stale but harmless (the next run truncates it).
-  fs::remove(partial_path(), error);
+  std::error_code ignored;
+  fs::remove(partial_path(), ignored);
 }
 
 }  // namespace vlb

@@ -20,17 +20,33 @@ struct CorrectnessPlan {
   bool operator==(const CorrectnessPlan&) const = default;
 };
 
+// One of `count` disjoint shares of the selected cases (--shard index/count, 0-based): runner/case_shards.hpp.
+struct ShardSpec {
+  int index = 0;
+  int count = 1;
+  bool operator==(const ShardSpec&) const = default;
+};
+
+// --devices: `all` GPUs of this host, or the listed ordinals; one device worker process per GPU.
+struct DeviceList {
+  bool all = false;
+  std::vector<int> ordinals;  // when not `all`: distinct, in the order given
+  bool operator==(const DeviceList&) const = default;
+};
+
 struct RunPlan {
   std::string suite = "all";
   std::filesystem::path workloads_dir;
   std::vector<std::string> solutions;
   std::vector<std::string> case_selectors;
   double custom_case_atol = 0.01;
+  std::vector<ShardSpec> shards;  // applied in order to the selected cases (--shard; a device worker's share)
   std::uint64_t seed = 20260;
   CorrectnessPlan correctness;
   bool time_cases = true;
   TimingSettings timing;
   int device = 0;
+  std::optional<DeviceList> devices;  // set: several GPUs, one device worker each (`device` is not used)
   std::optional<std::string> gpu_spec_key;
   std::optional<std::filesystem::path> baseline_path;  // default: the published table for the selected GPU spec
   std::optional<std::filesystem::path> json_path;

@@ -2,7 +2,9 @@
 
 #include <string>
 
+#include "harness/core/atomic_file.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/core/text_file.hpp"
 
 namespace vlb {
 
@@ -12,12 +14,29 @@ void JsonCodec<PositionPattern>::read(const JsonValue& node, PositionPattern& pa
 
 nlohmann::json plan_to_json(const RunPlan& plan) { return write_json(plan); }
 
-RunPlan plan_from_json(const nlohmann::json& document) {
-  const JsonDocument ordered(document);
+namespace {
+
+RunPlan read_plan(const JsonDocument& document, const std::string& source) {
   try {
-    return read_json<RunPlan>(JsonValue(ordered, "a worker's plan"));
+    return read_json<RunPlan>(JsonValue(document, source));
   } catch (const InputError& error) {
     throw SystemError(error.message() + " (a vlbench build mismatch?)");
+  }
+}
+
+}  // namespace
+
+RunPlan plan_from_json(const nlohmann::json& document) { return read_plan(JsonDocument(document), "a worker's plan"); }
+
+void write_plan_file(const std::filesystem::path& path, const RunPlan& plan) {
+  write_file_atomically(path, plan_to_json(plan).dump(), "cannot write a worker's plan: ");
+}
+
+RunPlan read_plan_file(const std::filesystem::path& path) {
+  try {
+    return read_plan(parse_json(read_text_file(path, "worker plan"), path.string()), path.string());
+  } catch (const InputError& error) {
+    throw SystemError(error.message() + " (a vlbench build mismatch, or a folder that is not a worker's?)");
   }
 }
 

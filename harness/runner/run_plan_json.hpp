@@ -4,6 +4,7 @@
 // is internal (written and read by the same vlbench build), so a malformed document is a system error.
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <tuple>
 
 #include "harness/core/json_fields.hpp"
@@ -27,6 +28,18 @@ struct JsonFields<CorrectnessPlan> {
 };
 
 template <>
+struct JsonFields<ShardSpec> {
+  static constexpr auto list =
+      std::tuple{json_field("index", &ShardSpec::index), json_field("count", &ShardSpec::count)};
+};
+
+template <>
+struct JsonFields<DeviceList> {
+  static constexpr auto list =
+      std::tuple{json_field("all", &DeviceList::all), json_field("ordinals", &DeviceList::ordinals)};
+};
+
+template <>
 struct JsonFields<RunPlan> {
   using R = RunPlan;
   static constexpr auto list = std::tuple{json_field("suite", &R::suite),
@@ -34,11 +47,13 @@ struct JsonFields<RunPlan> {
                                           json_field("solutions", &R::solutions),
                                           json_field("case_selectors", &R::case_selectors),
                                           json_field("custom_case_atol", &R::custom_case_atol),
+                                          json_field("shards", &R::shards),
                                           json_field("seed", &R::seed),
                                           json_field("correctness", &R::correctness),
                                           json_field("time_cases", &R::time_cases),
                                           json_field("timing", &R::timing),
                                           json_field("device", &R::device),
+                                          json_field("devices", &R::devices),
                                           json_field("gpu_spec_key", &R::gpu_spec_key),
                                           json_field("baseline_path", &R::baseline_path),
                                           json_field("json_path", &R::json_path),
@@ -50,5 +65,9 @@ struct JsonFields<RunPlan> {
 
 nlohmann::json plan_to_json(const RunPlan& plan);
 RunPlan plan_from_json(const nlohmann::json& document);  // throws SystemError naming what is wrong
+
+// A plan as a file of its own (a device worker's task), written atomically; reading throws SystemError.
+void write_plan_file(const std::filesystem::path& path, const RunPlan& plan);
+RunPlan read_plan_file(const std::filesystem::path& path);
 
 }  // namespace vlb

@@ -2,9 +2,7 @@
 
 #include <fmt/format.h>
 #include <unistd.h>
-#include <vlbench_git.hpp>
 
-#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -17,50 +15,13 @@
 #include "harness/runner/case_judge.hpp"
 #include "harness/runner/solution_call.hpp"
 #include "harness/runner/solution_side.hpp"
-#include "harness/runner/environment.hpp"
+#include "harness/runner/run_setup.hpp"
 #include "harness/runner/worker_process.hpp"
 #include "harness/solution/registry.hpp"
 #include "harness/suite/suite.hpp"
 
 namespace vlb {
 namespace {
-
-// The baseline table for a GPU spec: the explicit file, else the first file in workloads/baselines/ for that GPU.
-std::optional<BaselineTable> find_baselines(const RunPlan& plan, const std::string& gpu_key) {
-  if (plan.baseline_path) return load_baselines(plan.baseline_path->string());
-  const auto folder = plan.workloads_dir / "baselines";
-  if (!std::filesystem::is_directory(folder)) return std::nullopt;
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(folder)) {
-    if (entry.path().extension() == ".json") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  for (const auto& file : files) {
-    BaselineTable table = load_baselines(file.string());
-    if (table.gpu_key == gpu_key) return table;
-  }
-  return std::nullopt;
-}
-
-RunRecord make_header(const RunPlan& plan, const EnvironmentRecord& environment,
-                      const std::optional<BaselineTable>& baselines) {
-  RunRecord record;
-  record.harness_version = VLBENCH_VERSION;
-  record.git_commit = VLBENCH_GIT_COMMIT;
-  record.git_dirty = VLBENCH_GIT_DIRTY;
-  record.argv = plan.argv;
-  record.timestamp = utc_timestamp();
-  record.environment = environment;
-  record.settings.suite = plan.suite;
-  record.settings.solutions = plan.solutions;
-  record.settings.case_selectors = plan.case_selectors;
-  record.settings.seed = plan.seed;
-  record.settings.correctness_rounds = plan.correctness.rounds;
-  record.settings.timing = plan.timing;
-  record.settings.isolation = plan.isolation;
-  record.settings.baseline_source = baselines ? baselines->source : "";
-  return record;
-}
 
 CaseResult failed_case(const std::string& solution, const Case& test_case, CaseStatus status,
                        const std::string& reason) {
@@ -76,15 +37,6 @@ SolutionRun failed_run(const std::string& solution, const Case& test_case, CaseS
 
 // After a CUDA failure: is the context still usable (an asynchronous fault is sticky)?
 bool context_usable() { return cudaDeviceSynchronize() == cudaSuccess && cudaGetLastError() == cudaSuccess; }
-
-void ensure_writable_folder(const std::optional<std::filesystem::path>& file) {
-  if (!file) return;
-  const auto folder = file->has_parent_path() ? file->parent_path() : std::filesystem::path(".");
-  if (!std::filesystem::is_directory(folder) || access(folder.c_str(), W_OK) != 0) {
-    throw UsageError(fmt::format("cannot write results to {}: folder {} does not exist or is not writable",
-                                 file->string(), folder.string()));
-  }
-}
 
 // Runs the solution's side of cases in this process, keeping the solutions alive across cases.
 class InProcessSolutions {
@@ -140,41 +92,22 @@ CaseResult run_one_case(const RunPlan& plan, InProcessSolutions& in_process, Cas
   return result;
 }
 
-struct SelectedRun {
-  Suite suite;
-  std::vector<Case> cases;
-};
-
-// Everything that can be wrong with the request is found before the GPU is touched.
-SelectedRun select(const RunPlan& plan) {
-  SelectedRun selected{load_suite(plan.suite, plan.workloads_dir), {}};
-  selected.cases = select_cases(selected.suite, plan.case_selectors, plan.custom_case_atol);
-  return selected;
-}
-
 }  // namespace
 
 RunOutput execute_plan(const RunPlan& plan, std::FILE* progress) {
-  const SelectedRun selected = select(plan);
-  for (const std::string& name : plan.solutions) {
-    SolutionRegistry::instance().require(name);
-  }
-  const std::vector<GpuSpec> gpu_specs = load_gpu_specs((plan.workloads_dir / "gpus.json").string());
-  ensure_writable_folder(plan.json_path);
-
+  const SelectedCases selected = check_plan(plan);
   const DeviceInfo device = query_device(plan.device);
   VLB_CUDA_CHECK(cudaSetDevice(plan.device));
-  const GpuSpec& gpu_spec = select_gpu_spec(gpu_specs, device.name, plan.gpu_spec_key);
-  const std::optional<BaselineTable> baselines = find_baselines(plan, gpu_spec.key);
+  const RunSetup setup = set_up_run(plan, device);
 
   RunOutput output;
-  output.record = make_header(plan, collect_environment(device, gpu_spec.key), baselines);
+  output.record = setup.header;
   std::optional<ResultsWriter> writer;
   if (plan.json_path) writer.emplace(*plan.json_path, output.record);
 
   const auto started = std::chrono::steady_clock::now();
   InProcessSolutions in_process(plan, device);
-  CaseJudge judge(plan, device, gpu_spec, baselines);
+  CaseJudge judge(plan, device, setup.gpu_spec, setup.baselines);
   const int total = static_cast<int>(plan.solutions.size() * selected.cases.size());
   for (const std::string& solution_name : plan.solutions) {
     for (std::size_t position = 0; position < selected.cases.size(); ++position) {
@@ -197,7 +130,7 @@ RunOutput execute_plan(const RunPlan& plan, std::FILE* progress) {
 
 void execute_worker_task(const std::filesystem::path& folder) {
   const WorkerTask task = read_worker_task(folder);
-  const SelectedRun selected = select(task.plan);
+  const SelectedCases selected = select_plan_cases(task.plan);
   if (task.case_position < 0 || task.case_position >= static_cast<int>(selected.cases.size())) {
     throw SystemError(fmt::format("a worker's case {} is outside the {} selected cases", task.case_position,
                                   selected.cases.size()));
@@ -205,8 +138,7 @@ void execute_worker_task(const std::filesystem::path& folder) {
   const Case& test_case = selected.cases[task.case_position];
   const DeviceInfo device = query_device(task.plan.device);
   VLB_CUDA_CHECK(cudaSetDevice(task.plan.device));
-  const RunRecord header =
-      make_header(task.plan, collect_environment(device, task.plan.gpu_spec_key.value_or("")), std::nullopt);
+  const RunRecord header = worker_header(task.plan, device);
 
   const auto started = std::chrono::steady_clock::now();
   InProcessSolutions solutions(task.plan, device);

@@ -20,6 +20,7 @@ vlb::RunPlan unusual_plan() {
   plan.solutions = {"template", "reference"};
   plan.case_selectors = {"3", "2,37,196", "d48e8b5b"};
   plan.custom_case_atol = 0.0125;
+  plan.shards = {{1, 4}, {0, 2}};
   plan.seed = 0xfedcba9876543210ull;
   plan.correctness.rounds = 7;
   plan.correctness.forced_positions = vlb::PositionPattern::kRandom;
@@ -31,6 +32,7 @@ vlb::RunPlan unusual_plan() {
   plan.timing.timer = vlb::TimerKind::kCupti;
   plan.timing.flush_l2 = false;
   plan.device = 3;
+  plan.devices = vlb::DeviceList{false, {2, 0}};
   plan.gpu_spec_key = "H200_measured";
   plan.baseline_path = "/tmp/baseline.json";
   plan.json_path = "/tmp/out.json";
