@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/cli/compare_command.hpp"
 #include "harness/export/package.hpp"
 #include "harness/export/traces.hpp"
 #include "harness/runner/run_plan.hpp"
@@ -17,12 +18,7 @@ class App;
 
 namespace vlb::cli {
 
-enum class Command { kRun, kList, kCompare, kExport, kPackage, kHelp, kVersion, kWorker };
-
-struct CompareRequest {
-  std::filesystem::path baseline_file;   // A
-  std::filesystem::path candidate_file;  // B
-};
+enum class Command { kRun, kDryRun, kList, kCompare, kExport, kPackage, kHelp, kVersion, kWorker };
 
 struct Request {
   Command command = Command::kRun;
@@ -31,6 +27,7 @@ struct Request {
   ExportRequest export_traces;
   PackageRequest package;
   std::string help_text;  // for kHelp
+  bool list_as_json = false;  // for kList: `--list --json`
   std::filesystem::path worker_folder;  // for kWorker (internal: a worker process's task)
 };
 

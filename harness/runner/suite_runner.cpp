@@ -1,7 +1,6 @@
 #include "harness/runner/suite_runner.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 #include <vlbench_git.hpp>
 
 #include <algorithm>
@@ -18,29 +17,14 @@
 #include "harness/runner/solution_call.hpp"
 #include "harness/runner/solution_side.hpp"
 #include "harness/runner/environment.hpp"
+#include "harness/runner/live_progress.hpp"
+#include "harness/runner/plan_check.hpp"
 #include "harness/runner/worker_process.hpp"
 #include "harness/solution/registry.hpp"
 #include "harness/suite/suite.hpp"
 
 namespace vlb {
 namespace {
-
-// The baseline table for a GPU spec: the explicit file, else the first file in workloads/baselines/ for that GPU.
-std::optional<BaselineTable> find_baselines(const RunPlan& plan, const std::string& gpu_key) {
-  if (plan.baseline_path) return load_baselines(plan.baseline_path->string());
-  const auto folder = plan.workloads_dir / "baselines";
-  if (!std::filesystem::is_directory(folder)) return std::nullopt;
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(folder)) {
-    if (entry.path().extension() == ".json") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  for (const auto& file : files) {
-    BaselineTable table = load_baselines(file.string());
-    if (table.gpu_key == gpu_key) return table;
-  }
-  return std::nullopt;
-}
 
 RunRecord make_header(const RunPlan& plan, const EnvironmentRecord& environment,
                       const std::optional<BaselineTable>& baselines) {
@@ -77,26 +61,17 @@ SolutionRun failed_run(const std::string& solution, const Case& test_case, CaseS
 // After a CUDA failure: is the context still usable (an asynchronous fault is sticky)?
 bool context_usable() { return cudaDeviceSynchronize() == cudaSuccess && cudaGetLastError() == cudaSuccess; }
 
-void ensure_writable_folder(const std::optional<std::filesystem::path>& file) {
-  if (!file) return;
-  const auto folder = file->has_parent_path() ? file->parent_path() : std::filesystem::path(".");
-  if (!std::filesystem::is_directory(folder) || access(folder.c_str(), W_OK) != 0) {
-    throw UsageError(fmt::format("cannot write results to {}: folder {} does not exist or is not writable",
-                                 file->string(), folder.string()));
-  }
-}
-
 // Runs the solution's side of cases in this process, keeping the solutions alive across cases.
 class InProcessSolutions {
  public:
   InProcessSolutions(const RunPlan& plan, const DeviceInfo& device) : plan_(plan), device_(device) {}
 
-  SolutionRun run(const std::string& solution_name, const Case& test_case) {
+  SolutionRun run(const std::string& solution_name, const Case& test_case, const CallProgress& on_call) {
     if (context_lost_) return failed_run(solution_name, test_case, CaseStatus::kRuntimeError, *context_lost_);
     try {
       auto& solution = solutions_[solution_name];
       if (!solution) solution = create_solution(solution_name);
-      return run_solution_calls(*solution, test_case, {plan_, device_, stream_.get()});
+      return run_solution_calls(*solution, test_case, {plan_, device_, stream_.get(), on_call});
     } catch (const SolutionFault& fault) {
       return failed_run(solution_name, test_case, CaseStatus::kRuntimeError, fault.what());
     } catch (const Error& error) {
@@ -116,20 +91,22 @@ class InProcessSolutions {
 };
 
 SolutionRun run_isolated(const RunPlan& plan, const std::string& solution_name, const Case& test_case,
-                         int case_position) {
-  WorkerOutcome outcome = run_in_worker({plan, solution_name, case_position});
+                         int case_position, const CallProgress& progress) {
+  WorkerOutcome outcome = run_in_worker({plan, solution_name, case_position}, progress);
   if (outcome.run) return std::move(*outcome.run);
   return failed_run(solution_name, test_case, outcome.failure_status, outcome.failure_reason);
 }
 
 // The solution's side (in a worker or here), then the judgement against the reference here.
 CaseResult run_one_case(const RunPlan& plan, InProcessSolutions& in_process, CaseJudge& judge,
-                        const std::string& solution_name, const Case& test_case, int case_position) {
+                        const std::string& solution_name, const Case& test_case, int case_position,
+                        const CallProgress& progress) {
   const auto started = std::chrono::steady_clock::now();
   CaseResult result;
   try {
-    SolutionRun run = plan.isolation ? run_isolated(plan, solution_name, test_case, case_position)
-                                     : in_process.run(solution_name, test_case);
+    SolutionRun run = plan.isolation ? run_isolated(plan, solution_name, test_case, case_position, progress)
+                                     : in_process.run(solution_name, test_case, progress);
+    if (progress) progress(CallSchedule(plan).max_calls());  // the solution's side is over: the judging starts
     result = judge.complete(std::move(run), test_case);
   } catch (const std::exception& error) {
     // Also what a worker handed back that makes no sense (a call outside the schedule, a malformed file).
@@ -145,7 +122,7 @@ struct SelectedRun {
   std::vector<Case> cases;
 };
 
-// Everything that can be wrong with the request is found before the GPU is touched.
+// A worker's cases, as the parent selected them (the parent already checked the whole plan: check_plan).
 SelectedRun select(const RunPlan& plan) {
   SelectedRun selected{load_suite(plan.suite, plan.workloads_dir), {}};
   selected.cases = select_cases(selected.suite, plan.case_selectors, plan.custom_case_atol);
@@ -155,16 +132,11 @@ SelectedRun select(const RunPlan& plan) {
 }  // namespace
 
 RunOutput execute_plan(const RunPlan& plan, std::FILE* progress) {
-  const SelectedRun selected = select(plan);
-  for (const std::string& name : plan.solutions) {
-    SolutionRegistry::instance().require(name);
-  }
-  const std::vector<GpuSpec> gpu_specs = load_gpu_specs((plan.workloads_dir / "gpus.json").string());
-  ensure_writable_folder(plan.json_path);
+  const CheckedPlan selected = check_plan(plan);  // everything that needs no GPU, first (as --dry-run)
 
   const DeviceInfo device = query_device(plan.device);
   VLB_CUDA_CHECK(cudaSetDevice(plan.device));
-  const GpuSpec& gpu_spec = select_gpu_spec(gpu_specs, device.name, plan.gpu_spec_key);
+  const GpuSpec& gpu_spec = select_gpu_spec(selected.gpu_specs, device.name, plan.gpu_spec_key);
   const std::optional<BaselineTable> baselines = find_baselines(plan, gpu_spec.key);
 
   RunOutput output;
@@ -176,17 +148,17 @@ RunOutput execute_plan(const RunPlan& plan, std::FILE* progress) {
   InProcessSolutions in_process(plan, device);
   CaseJudge judge(plan, device, gpu_spec, baselines);
   const int total = static_cast<int>(plan.solutions.size() * selected.cases.size());
+  LiveProgress live(progress, plan);
   for (const std::string& solution_name : plan.solutions) {
     for (std::size_t position = 0; position < selected.cases.size(); ++position) {
+      const int done = static_cast<int>(output.record.cases.size());
+      const CallProgress on_call = live.start_case(solution_name, selected.cases[position], done + 1, total);
       output.record.cases.push_back(run_one_case(plan, in_process, judge, solution_name, selected.cases[position],
-                                                 static_cast<int>(position)));
+                                                 static_cast<int>(position), on_call));
       const CaseResult& result = output.record.cases.back();
       output.any_failure = output.any_failure || is_failure(result.status);
       if (writer) writer->append_case(result);
-      if (progress) {
-        print_progress(progress, result, static_cast<int>(output.record.cases.size()), total,
-                       isatty(fileno(progress)) != 0);
-      }
+      if (progress) print_progress(progress, result, done + 1, total, live.on_terminal());
     }
   }
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -210,7 +182,8 @@ void execute_worker_task(const std::filesystem::path& folder) {
 
   const auto started = std::chrono::steady_clock::now();
   InProcessSolutions solutions(task.plan, device);
-  SolutionRun run = solutions.run(task.solution, test_case);
+  const CallProgress report = [&folder](int calls_done) { write_progress(folder, calls_done); };  // for the parent
+  SolutionRun run = solutions.run(task.solution, test_case, report);
   run.result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   write_worker_outcome(folder, run, header);
 }

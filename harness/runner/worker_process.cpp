@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <thread>
 
@@ -70,8 +71,9 @@ pid_t spawn_worker(const std::vector<std::string>& arguments, const std::filesys
   return pid;
 }
 
-// Waits for the worker; kills it at the deadline. Returns the wait status, or nullopt on timeout.
-std::optional<int> wait_with_deadline(pid_t pid, double timeout_s) {
+// Waits for the worker, calling `while_waiting` between polls; kills it at the deadline. Returns the wait status, or
+// nullopt on timeout.
+std::optional<int> wait_with_deadline(pid_t pid, double timeout_s, const std::function<void()>& while_waiting) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   auto pause = std::chrono::milliseconds(1);
   while (true) {
@@ -84,6 +86,7 @@ std::optional<int> wait_with_deadline(pid_t pid, double timeout_s) {
       waitpid(pid, &status, 0);
       return std::nullopt;
     }
+    if (while_waiting) while_waiting();
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::milliseconds(50));
   }
@@ -96,12 +99,18 @@ std::string describe_exit(int status) {
 
 }  // namespace
 
-WorkerOutcome run_in_worker(const WorkerTask& task) {
+WorkerOutcome run_in_worker(const WorkerTask& task, const CallProgress& on_progress) {
   const ScratchDir scratch;
   const auto log_path = scratch.path() / "worker.log";
   write_worker_task(scratch.path(), task);
   const pid_t pid = spawn_worker({"vlbench", "--worker", scratch.path().string()}, log_path);
-  const std::optional<int> status = wait_with_deadline(pid, task.plan.case_timeout_s);
+  std::function<void()> report_progress;
+  if (on_progress) {
+    report_progress = [&] {
+      if (const std::optional<int> calls_done = read_progress(scratch.path())) on_progress(*calls_done);
+    };
+  }
+  const std::optional<int> status = wait_with_deadline(pid, task.plan.case_timeout_s, report_progress);
 
   WorkerOutcome outcome;
   if (!status) {
