@@ -81,6 +81,11 @@ def documented_commands():
     return found
 
 
+def same_command(step):
+    """build/vlbench ... and vlbench ... are one command (vlbench on PATH is build/vlbench)."""
+    return re.sub(r"^build/vlbench\b", "vlbench", step)
+
+
 def steps(command):
     return [step.strip() for step in command.split("&&")]
 
