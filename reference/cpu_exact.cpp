@@ -1,4 +1,4 @@
-// The CPU exact reference: SPEC.md steps 1-6 in double precision, no intermediate rounding.
+// The CPU exact reference: docs/operation.md steps 1-6 in double precision, no intermediate rounding.
 #include <algorithm>
 #include <cmath>
 

@@ -1,4 +1,4 @@
-// The CPU faithful reference: the reference's bf16 rounding points (SPEC.md steps 1-6).
+// The CPU faithful reference: the reference's bf16 rounding points (docs/operation.md steps 1-6).
 // fp32 accumulations are modelled by a double sum rounded to fp32 once (the GPU's fp32 summation order is
 // unknown; the difference is far below the bf16 rounding that follows every product).
 #include <algorithm>

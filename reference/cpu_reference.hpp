@@ -1,7 +1,7 @@
 #pragma once
 // CPU references for small shapes (tests, and cross-checking the GPU reference).
-//   exact:    double precision throughout, no intermediate rounding (the math of SPEC.md, steps 1-6).
-//   faithful: the reference's bf16 rounding points reproduced (SPEC.md: Q/K/V, cos/sin, each RoPE product and sum,
+//   exact:    double precision throughout, no intermediate rounding (the math of docs/operation.md, steps 1-6).
+//   faithful: the reference's bf16 rounding points reproduced (docs/operation.md: Q/K/V, cos/sin, each RoPE product and sum,
 //             scores, the scaled scores, probabilities, O and the output rounded to bf16).
 #include <vector>
 

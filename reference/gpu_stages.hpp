@@ -1,5 +1,5 @@
 #pragma once
-// The faithful reference's stages on the GPU, with the reference's bf16 rounding points (SPEC.md steps 1-6).
+// The faithful reference's stages on the GPU, with the reference's bf16 rounding points (docs/operation.md steps 1-6).
 // GpuReference::run composes them; tests of other solutions compare their own stages against them.
 //
 // Layouts (row-major, contiguous): Q and O [B, Lq, 32, 128] (= [B*Lq, 4096]), K and V [B, Lv, 8, 128].

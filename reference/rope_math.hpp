@@ -7,7 +7,7 @@
 //           w_s = 42, 42, 44; section s has w_s / 2 pairs (s0 + i, s0 + i + w_s / 2), i < w_s / 2, with
 //           inv_freq_s[i] = 10000^(-2i / w_s); pairs numbered section after section: 0..20 t, 21..41 h, 42..63 w.
 //
-// The faithful rounding points (SPEC.md step 2): inv_freq is the official fp32 table (1 / powf(10000, fp32(2i) / w) as
+// The faithful rounding points (docs/operation.md step 2): inv_freq is the official fp32 table (1 / powf(10000, fp32(2i) / w) as
 // PyTorch computes it on the GPU, stored in rope_inv_freq_table.hpp); the angle is fp32(pos) * inv_freq in fp32; cos
 // and sin of that fp32 angle in fp32, then rounded to bf16; each product and each sum of the rotation rounded to bf16.
 // cos/sin are evaluated in double and rounded to fp32 so that host and device give the same bits (a correctly

@@ -13,12 +13,18 @@ import sys
 from collections import OrderedDict
 from pathlib import Path
 
-try:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-except ImportError:
-    sys.exit("plot.py: matplotlib is not installed (pip install matplotlib)")
+plt = None  # matplotlib.pyplot, imported once the arguments are read (so that --help needs no matplotlib)
+
+
+def import_matplotlib():
+    global plt
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as pyplot
+    except ImportError:
+        sys.exit("plot.py: needs the Python package matplotlib: pip install matplotlib")
+    plt = pyplot
 
 STATUS_MARK = {"INCORRECT_NUMERICAL": "WRONG", "INCORRECT_SHAPE": "SHAPE", "RUNTIME_ERROR": "ERROR",
                "TIMEOUT": "TIMEOUT", "REWARD_HACK": "HACK", "SKIPPED": "SKIP"}
@@ -140,6 +146,7 @@ def main():
     parser.add_argument("--statistic", default="median", choices=["median", "mean", "min", "p10", "p90"],
                         help="which latency statistic to plot (default: median, the leaderboard's)")
     args = parser.parse_args()
+    import_matplotlib()
 
     workloads, series = load_results(args.results, args.statistic)
     args.out.mkdir(parents=True, exist_ok=True)

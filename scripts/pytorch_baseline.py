@@ -3,8 +3,8 @@
 (workloads/baselines/*.json) for `vlbench --baseline FILE`.
 
 Methods (--method), and the method name each writes:
-  eager       the reference semantics of SPEC.md, op by op with its bf16 rounding points, eager mode
-              ("pytorch-reference-eager")
+  eager       the reference of workloads/definition_reference.py (docs/operation.md), op by op with its bf16
+              rounding points, eager mode ("pytorch-reference-eager")
   sdpa-eager  the way a PyTorch user writes it: F.linear with bias, RoPE as elementwise ops,
               F.scaled_dot_product_attention(enable_gqa=True), F.linear; eager ("pytorch-eager")
   cudagraph   the same, captured once in a CUDA graph and replayed ("pytorch-sdpa-cudagraph")
@@ -14,7 +14,7 @@ Inputs follow the suite's rule: hidden states N(0,1), weights and biases 0.02*N(
 (language position i; vision token i at (i/196, (i%196)/14, i%14)). Every optimized output is checked against the
 reference semantics with the workload's tolerance (|out-ref| <= atol + 0.05|ref| for 99% of elements) before it is
 timed. Timing: CUDA events around each call, an L2 flush (a write of twice the L2 size) before each timed iteration,
-10 warm-up and 50 timed iterations, median. Needs only torch (>= 2.5 for enable_gqa).
+10 warm-up and 50 timed iterations, median. Needs only torch (>= 2.5 for enable_gqa) and a CUDA GPU.
 
 Default output: workloads/baselines/<gpu>-pytorch-cudagraph.json, <gpu>-pytorch-reference-eager.json,
 <gpu>-pytorch-eager.json (<gpu>: the GPU key's first part, h200 for H200_SXM). vlbench picks the first file of the
@@ -27,19 +27,19 @@ import argparse
 import ctypes
 import datetime
 import json
-import math
 import subprocess
 import sys
 from pathlib import Path
 
-import torch
-import torch.nn.functional as F
-
 REPO_ROOT = Path(__file__).resolve().parent.parent
-HIDDEN, HEADS, KV_HEADS, HEAD_DIM = 4096, 32, 8, 128
-ROPE_THETA = 10000.0
-K_SECTION_WIDTHS = (42, 42, 44)  # t, h, w sections of head_dim, rotated each on its own
-VISION_FRAME = 196               # 14 x 14 tokens per frame
+try:  # the reference's own code (it imports torch); missing torch is reported in one line by main()
+    import torch
+    import torch.nn.functional as F
+    sys.path.insert(0, str(REPO_ROOT / "workloads"))
+    import definition_reference as definition
+except ImportError:
+    torch = None
+HEADS, KV_HEADS, HEAD_DIM = 32, 8, 128
 RTOL, REQUIRED_MATCH_RATIO = 0.05, 0.99
 
 METHODS = {
@@ -49,7 +49,7 @@ METHODS = {
 }
 FILE_SUFFIX = {"eager": "pytorch-reference-eager", "sdpa-eager": "pytorch-eager", "cudagraph": "pytorch-cudagraph"}
 METHOD_TEXT = {
-    "eager": "the reference semantics (bf16 rounding points of SPEC.md) in eager mode",
+    "eager": "the reference semantics (bf16 rounding points of docs/operation.md) in eager mode",
     "sdpa-eager": "F.linear with bias, RoPE as elementwise ops, F.scaled_dot_product_attention with enable_gqa, "
                   "F.linear, eager",
     "cudagraph": "F.linear with bias, RoPE as elementwise ops, F.scaled_dot_product_attention with enable_gqa, "
@@ -100,93 +100,30 @@ def select_cases(workloads, spec):
 
 
 def make_inputs(shape, device, seed):
+    """The definition's custom inputs (workloads/definition_reference.py, make_inputs), from a seeded generator."""
     batch, lang_seq, vision_seq = shape
-    generator = torch.Generator(device=device).manual_seed(seed)
-
-    def normal(*size, scale=1.0):
-        values = torch.randn(*size, generator=generator, device=device, dtype=torch.float32)
-        return (values * scale).to(torch.bfloat16)
-
-    token = torch.arange(vision_seq, device=device, dtype=torch.int64)
-    thw = torch.stack([token // VISION_FRAME, (token % VISION_FRAME) // 14, token % 14], dim=-1)
-    positions = torch.arange(lang_seq, device=device, dtype=torch.int64)
-    return {
-        "language_hidden_states": normal(batch, lang_seq, HIDDEN),
-        "vision_hidden_states": normal(batch, vision_seq, HIDDEN),
-        "language_position_ids": positions.expand(batch, -1).contiguous(),
-        "vision_grid_thw": thw.expand(batch, -1, -1).contiguous(),
-        "q_proj_weight": normal(HEADS * HEAD_DIM, HIDDEN, scale=0.02),
-        "q_proj_bias": normal(HEADS * HEAD_DIM, scale=0.02),
-        "k_proj_weight": normal(KV_HEADS * HEAD_DIM, HIDDEN, scale=0.02),
-        "k_proj_bias": normal(KV_HEADS * HEAD_DIM, scale=0.02),
-        "v_proj_weight": normal(KV_HEADS * HEAD_DIM, HIDDEN, scale=0.02),
-        "v_proj_bias": normal(KV_HEADS * HEAD_DIM, scale=0.02),
-        "o_proj_weight": normal(HIDDEN, HEADS * HEAD_DIM, scale=0.02),
-    }
+    torch.manual_seed(seed)
+    return definition.make_inputs({"batch_size": batch, "lang_seq_len": lang_seq, "vision_seq_len": vision_seq}, device)
 
 
 # ------------------------------------------------------------------------------------------------------- the math
 
-def cos_sin(positions, width):
-    """cos and sin of position * 10000^(-2i/width), i < width/2, computed in fp32 and rounded to bf16."""
-    exponents = torch.arange(0, width, 2, device=positions.device, dtype=torch.float32) / width
-    inv_freq = 1.0 / (ROPE_THETA ** exponents)
-    angle = positions.to(torch.float32).unsqueeze(-1) * inv_freq
-    return angle.cos().to(torch.bfloat16), angle.sin().to(torch.bfloat16)
-
-
-def rotate_half_bf16(x, cos, sin):
-    """(x1, x2) -> (x1 cos - x2 sin, x2 cos + x1 sin), each product and sum rounded to bf16 (eager bf16 ops)."""
-    half = x.shape[-1] // 2
-    x1, x2 = x[..., :half], x[..., half:]
-    return torch.cat([x1 * cos - x2 * sin, x2 * cos + x1 * sin], dim=-1)
-
-
-def rope_q(q, positions):
-    cos, sin = cos_sin(positions, HEAD_DIM)            # [B, Lq, 64]
-    return rotate_half_bf16(q, cos.unsqueeze(2), sin.unsqueeze(2))
-
-
-def rope_k(k, thw):
-    sections, start = [], 0
-    for axis, width in enumerate(K_SECTION_WIDTHS):
-        cos, sin = cos_sin(thw[..., axis], width)      # [B, Lv, width/2]
-        sections.append(rotate_half_bf16(k[..., start:start + width], cos.unsqueeze(2), sin.unsqueeze(2)))
-        start += width
-    return torch.cat(sections, dim=-1)
-
-
-def project_qkv(t):
-    """Q [B, Lq, 32, 128], K and V [B, Lv, 8, 128]: bf16 GEMMs with fp32 accumulation and the bias, rounded once."""
-    batch, lang_seq, _ = t["language_hidden_states"].shape
-    vision_seq = t["vision_hidden_states"].shape[1]
-    q = F.linear(t["language_hidden_states"], t["q_proj_weight"], t["q_proj_bias"])
-    k = F.linear(t["vision_hidden_states"], t["k_proj_weight"], t["k_proj_bias"])
-    v = F.linear(t["vision_hidden_states"], t["v_proj_weight"], t["v_proj_bias"])
-    return (q.view(batch, lang_seq, HEADS, HEAD_DIM), k.view(batch, vision_seq, KV_HEADS, HEAD_DIM),
-            v.view(batch, vision_seq, KV_HEADS, HEAD_DIM))
-
-
 def reference_semantics(t):
-    """SPEC.md step by step, with its rounding points."""
-    batch, lang_seq, _ = t["language_hidden_states"].shape
-    q, k, v = project_qkv(t)
-    q = rope_q(q, t["language_position_ids"]).transpose(1, 2)                      # [B, 32, Lq, 128]
-    k = rope_k(k, t["vision_grid_thw"]).transpose(1, 2).repeat_interleave(HEADS // KV_HEADS, dim=1)
-    v = v.transpose(1, 2).repeat_interleave(HEADS // KV_HEADS, dim=1)               # head h reads kv head h // 4
-    scores = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(HEAD_DIM)             # bf16, then scaled in bf16
-    probabilities = torch.softmax(scores.to(torch.float32), dim=-1).to(torch.bfloat16)
-    attention = torch.matmul(probabilities, v)                                      # [B, 32, Lq, 128]
-    attention = attention.transpose(1, 2).reshape(batch, lang_seq, HEADS * HEAD_DIM)
-    return F.linear(attention, t["o_proj_weight"])
+    """The definition's reference, with its rounding points."""
+    return definition.run(*t.values())
 
 
 def optimized(t):
     """What a PyTorch user writes: fused-bias GEMMs, elementwise RoPE, SDPA with GQA."""
     batch, lang_seq, _ = t["language_hidden_states"].shape
-    q, k, v = project_qkv(t)
-    q = rope_q(q, t["language_position_ids"]).transpose(1, 2)
-    k = rope_k(k, t["vision_grid_thw"]).transpose(1, 2)
+    vision_seq = t["vision_hidden_states"].shape[1]
+    q = F.linear(t["language_hidden_states"], t["q_proj_weight"], t["q_proj_bias"]).view(batch, lang_seq, HEADS, HEAD_DIM)
+    k = F.linear(t["vision_hidden_states"], t["k_proj_weight"], t["k_proj_bias"]).view(batch, vision_seq, KV_HEADS,
+                                                                                       HEAD_DIM)
+    v = F.linear(t["vision_hidden_states"], t["v_proj_weight"], t["v_proj_bias"]).view(batch, vision_seq, KV_HEADS,
+                                                                                       HEAD_DIM)
+    q = definition.rope_language(q, t["language_position_ids"]).transpose(1, 2)
+    k = definition.rope_vision(k, t["vision_grid_thw"]).transpose(1, 2)
     attention = F.scaled_dot_product_attention(q, k, v.transpose(1, 2), enable_gqa=True)
     return F.linear(attention.transpose(1, 2).reshape(batch, lang_seq, HEADS * HEAD_DIM), t["o_proj_weight"])
 
@@ -338,6 +275,8 @@ def main():
     parser.add_argument("--iterations", type=int, default=50)
     args = parser.parse_args()
 
+    if torch is None:
+        fail("needs the Python package torch (>= 2.5, with CUDA): pip install torch")
     if not torch.cuda.is_available():
         fail("no CUDA GPU visible to torch")
     if args.warmup < 0 or args.iterations < 1:

@@ -5,7 +5,7 @@ computes them, in fp32 with PyTorch on the GPU:
     inv_freq = 1.0 / (10000 ** (torch.arange(0, w, 2, dtype=torch.float32, device="cuda") / w))
 
 that is 1 / powf(10000, fp32(2i) / w) with CUDA's powf, for w = 128 (Q, 1D) and w = 42, 44 (K's sections t and h
-are 42 wide, w is 44). These differ from the exactly rounded 10000^(-2i/w) by 1-5 ulp in many entries (SPEC.md,
+are 42 wide, w is 44). These differ from the exactly rounded 10000^(-2i/w) by 1-5 ulp in many entries (docs/operation.md,
 step 2), so they are computed once here and stored, and vlbench's reference reads the stored table.
 
 The header records the device that made it. Only `--device cuda` gives the official values; `--device cpu` runs the
@@ -97,7 +97,10 @@ def stored_values(path):
 
 def main():
     arguments = parse_arguments()
-    import torch  # after parsing: --help needs no torch
+    try:
+        import torch  # after parsing: --help needs no torch
+    except ImportError:
+        sys.exit("rope_inv_freq_table.py: needs the Python package torch (with CUDA for --device cuda): pip install torch")
 
     if arguments.device == "cuda" and not torch.cuda.is_available():
         sys.exit("error: --device cuda needs a CUDA GPU visible to PyTorch (the official table is computed there)")

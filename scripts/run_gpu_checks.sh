@@ -3,13 +3,19 @@
 # with logs and results JSON in OUT_DIR. Usage: scripts/run_gpu_checks.sh OUT_DIR [SOLUTION...]
 # (BUILD_DIR defaults to build/; VLBENCH_ARGS adds options to every suite run.)
 set -uo pipefail
-out_dir="${1:?usage: scripts/run_gpu_checks.sh OUT_DIR [SOLUTION...]}"
+usage() { sed -n '2,4p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+case "${1:-}" in
+  -h|--help) usage; exit 0 ;;
+  ""|-*) usage >&2; exit 2 ;;
+esac
+out_dir="$1"
 shift
 solutions=("$@")
 [ ${#solutions[@]} -gt 0 ] || solutions=(reference)
 build_dir="${BUILD_DIR:-build}"
 mkdir -p "$out_dir"
 status=0
+export VLBENCH_IN_GPU_CHECKS=1  # tests/docs/test_documented_commands_gpu.py: this script is the command running it
 
 nvidia-smi > "$out_dir/nvidia-smi.txt" 2>&1 || true
 (cd "$build_dir" && ctest -L gpu --output-on-failure --timeout 900) > "$out_dir/gpu-tests.log" 2>&1 || status=1

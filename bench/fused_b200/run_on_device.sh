@@ -3,6 +3,9 @@
 # GPU tests, the stage benchmark and a SASS check of the sm90 kernels. Logs and JSON go to $OUT.
 #   usage: bench/fused_b200/run_on_device.sh [build folder]
 set -uo pipefail
+case "${1:-}" in
+  -h|--help) sed -n '2,4p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+esac
 build=${1:-build-fused}
 out=${OUT:-/tmp/fused_b200_out}
 mkdir -p "$out"

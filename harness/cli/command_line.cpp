@@ -15,10 +15,12 @@ namespace vlb::cli {
 struct CommandLine::Options {
   bool list = false;
   bool version = false;
+  bool dry_run = false;
   std::string suite = "all";
   std::string workloads_dir;
   std::vector<std::string> solutions;
   std::vector<std::string> cases;
+  std::vector<std::string> shapes;
   double custom_atol = 0.01;
   std::uint64_t seed = 20260;
   int rounds = 3;
@@ -43,6 +45,8 @@ struct CommandLine::Options {
   double case_timeout_s = 600;
   std::string worker_folder;
   std::string compare_a, compare_b;
+  double compare_threshold = kDefaultCompareThreshold;
+  bool compare_json = false;
   std::string export_results, export_reference, export_output = "traces.jsonl";
   std::string package_solution, package_output;
   CLI::App* compare = nullptr;
@@ -52,6 +56,19 @@ struct CommandLine::Options {
 };
 
 namespace {
+
+// Every line is run by tests/docs/test_documented_commands.py, as the commands of README and docs/ are.
+constexpr const char* kHelpExamples =
+    "Examples:\n"
+    "  vlbench --list\n"
+    "  vlbench --suite all --solution fused_b200\n"
+    "  vlbench -s reference -c 0,15 --shape 2x373x588 --json results/run.json\n"
+    "  vlbench -s template --dry-run\n"
+    "  vlbench compare A.json B.json --threshold 0.05\n"
+    "  vlbench export results/run.json -o traces.jsonl\n"
+    "  vlbench package --solution template\n"
+    "  vlbench -s reference --devices all --json results/run.json\n"
+    "  vlbench merge shard-0.json shard-1.json -o results/run.json";
 
 void add_run_options(CLI::App& app, auto& o) {
   app.add_flag("--list", o.list, "List the suite's cases and the registered solutions, then exit");
@@ -63,8 +80,11 @@ void add_run_options(CLI::App& app, auto& o) {
   app.add_option("--solution,-s", o.solutions, "Solution(s) to run, by name (repeat or comma-separate)")
       ->delimiter(',');
   app.add_option("--case,-c", o.cases,
-                 "Case(s): an index (0-15), a uuid or uuid prefix, or B,Lq,Lv for a custom size (repeatable)");
-  app.add_option("--atol", o.custom_atol, "Absolute tolerance for custom B,Lq,Lv cases")->capture_default_str();
+                 "Case(s) of the suite: indices (0-15) or uuid prefixes (repeat or comma-separate)")
+      ->delimiter(',');
+  app.add_option("--shape", o.shapes, "Custom size(s) BxLqxLv outside the suite, e.g. 2x373x588 (repeatable)")
+      ->delimiter(',');
+  app.add_option("--atol", o.custom_atol, "Absolute tolerance for --shape cases")->capture_default_str();
   app.add_option("--seed", o.seed, "Seed of the first correctness round (round r uses seed+r)")->capture_default_str();
   app.add_option("--rounds", o.rounds, "Correctness rounds with fresh seeds")->check(CLI::Range(1, 100))
       ->capture_default_str();
@@ -91,7 +111,10 @@ void add_run_options(CLI::App& app, auto& o) {
   app.add_option("--device", o.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber)->capture_default_str();
   app.add_option("--gpu-spec", o.gpu_spec, "GPU spec key for speed of light (default: chosen by device name)");
   app.add_option("--baseline", o.baseline, "Baseline latency file for the score (default: workloads/baselines/)");
-  app.add_option("--json", o.json, "Write the results JSON here (kept up to date case by case)");
+  app.add_option("--json", o.json, "Write the results JSON here (kept up to date case by case); with --list, print "
+                 "the listing as JSON")->expected(0, 1);
+  app.add_flag("--dry-run", o.dry_run, "Check the suite, cases, solutions, GPU spec, baseline, inputs and output paths, "
+               "say what would run, and stop (no GPU needed)");
   app.add_option("--dump", o.dump, "Write each checked case's inputs, output and reference output as safetensors here");
   app.add_flag("--no-isolation", o.no_isolation,
                "Trusted mode, for debugging your own solution: run every case in this process, the reference "
@@ -124,7 +147,8 @@ RunPlan make_plan(const auto& o, const std::vector<std::string>& arguments) {
   plan.suite = o.suite;
   plan.workloads_dir = o.workloads_dir.empty() ? default_workloads_dir() : std::filesystem::path(o.workloads_dir);
   plan.solutions = o.solutions;
-  plan.case_selectors = o.cases;
+  plan.case_selectors = o.cases;  // indices and uuid prefixes, then the custom sizes (select_cases reads both)
+  plan.case_selectors.insert(plan.case_selectors.end(), o.shapes.begin(), o.shapes.end());
   plan.custom_case_atol = o.custom_atol;
   plan.seed = o.seed;
   plan.correctness.rounds = o.rounds;
@@ -154,15 +178,15 @@ CommandLine::CommandLine() : options_(std::make_unique<Options>()), app_(std::ma
       "L2/034) the way the B200 leaderboard does.\n"
       "Exit codes: 0 all selected cases passed (or were skipped), 1 a case failed, 2 bad usage or input files, "
       "3 CUDA or system error (including: no GPU).");
-  app.footer("Examples:\n  vlbench --list\n  vlbench --suite all --solution fused_b200\n"
-             "  vlbench -s reference -c 0,15 --json results/run.json\n  vlbench compare A.json B.json\n"
-             "  vlbench export results/run.json -o traces.jsonl\n  vlbench package --solution template\n"
-             "  vlbench -s reference --devices all --json results/run.json\n"
-             "  vlbench merge shard-0.json shard-1.json -o results/run.json");
+  app.footer(kHelpExamples);
   add_run_options(app, *options_);
   options_->compare = app.add_subcommand("compare", "Compare two results files case by case (B relative to A)");
   options_->compare->add_option("A", options_->compare_a, "Results JSON taken as the baseline")->required();
   options_->compare->add_option("B", options_->compare_b, "Results JSON compared against A")->required();
+  options_->compare->add_option("--threshold", options_->compare_threshold,
+                                "Relative change of the median that counts as faster or slower (0.05: 5%)")
+      ->check(CLI::Range(0.0, 10.0))->capture_default_str();
+  options_->compare->add_flag("--json", options_->compare_json, "Print the comparison as JSON instead of a table");
   options_->export_traces =
       app.add_subcommand("export", "Write SOL-ExecBench traces (JSONL) from a results file (docs/leaderboard.md)");
   options_->export_traces->add_option("RESULTS", options_->export_results, "Results JSON of a run")->required();
@@ -201,11 +225,12 @@ Request CommandLine::parse(const std::vector<std::string>& arguments) {
     return request;
   }
   if (auto scaleout = scaleout_request(*app_, o.scaleout, arguments)) return std::move(*scaleout);
+  const bool json_given = app_->count("--json") > 0;
   if (o.version) {
     request.command = Command::kVersion;
   } else if (options_->compare->parsed()) {
     request.command = Command::kCompare;
-    request.compare = {o.compare_a, o.compare_b};
+    request.compare = {o.compare_a, o.compare_b, o.compare_threshold, o.compare_json};
   } else if (options_->export_traces->parsed()) {
     request.command = Command::kExport;
     request.export_traces.results_path = o.export_results;
@@ -218,8 +243,14 @@ Request CommandLine::parse(const std::vector<std::string>& arguments) {
     request.package.output_path = o.package_output;
   } else if (o.list) {
     request.command = Command::kList;
+    request.list_as_json = json_given;
+    if (!o.json.empty()) throw UsageError("--list --json prints the listing on standard output: give --json no path");
   } else if (o.solutions.empty()) {
     throw UsageError("no solution given: pass --solution NAME (vlbench --list shows the registered ones)");
+  } else if (json_given && o.json.empty()) {
+    throw UsageError("--json needs a file for the results of a run (--json results/run.json)");
+  } else if (o.dry_run) {
+    request.command = Command::kDryRun;
   }
   request.plan = make_plan(o, arguments);
   apply_scaleout_options(*app_, o.scaleout, request.plan);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/cli/compare_command.hpp"
 #include "harness/cli/merge_command.hpp"
 #include "harness/export/package.hpp"
 #include "harness/export/traces.hpp"
@@ -18,11 +19,8 @@ class App;
 
 namespace vlb::cli {
 
-enum class Command { kRun, kList, kCompare, kExport, kPackage, kMerge, kHelp, kVersion, kWorker, kDeviceWorker };
-
-struct CompareRequest {
-  std::filesystem::path baseline_file;   // A
-  std::filesystem::path candidate_file;  // B
+enum class Command {
+  kRun, kDryRun, kList, kCompare, kExport, kPackage, kMerge, kHelp, kVersion, kWorker, kDeviceWorker
 };
 
 struct Request {
@@ -33,6 +31,7 @@ struct Request {
   PackageRequest package;
   MergeRequest merge;
   std::string help_text;  // for kHelp
+  bool list_as_json = false;  // for kList: `--list --json`
   std::filesystem::path worker_folder;  // for kWorker and kDeviceWorker (internal: a worker process's task)
 };
 

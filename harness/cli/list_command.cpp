@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "harness/core/json_value.hpp"
 #include "harness/runner/case_shards.hpp"
 #include "harness/solution/registry.hpp"
 #include "harness/sol/speed_of_light.hpp"
@@ -42,6 +43,39 @@ void print_listing(std::FILE* out, const RunPlan& plan) {
                info.author, targets.empty() ? std::string("any GPU") : fmt::format("{}", fmt::join(targets, ", ")),
                fmt::join(info.languages, ", "));
   }
+}
+
+void print_listing_json(std::FILE* out, const RunPlan& plan) {
+  using nlohmann::json;
+  const SelectedCases selected = select_plan_cases(plan);  // --shard applies, as to the table
+  const Suite& suite = selected.suite;
+  json cases = json::array();
+  for (const Case& c : selected.cases) {
+    cases.push_back({{"index", c.index},
+                     {"uuid", c.uuid},
+                     {"shape",
+                      {{"batch_size", c.shape.batch}, {"lang_seq_len", c.shape.lang_seq},
+                       {"vision_seq_len", c.shape.vision_seq}}},
+                     {"tolerance",
+                      {{"atol", c.tolerance.atol}, {"rtol", c.tolerance.rtol},
+                       {"required_match_ratio", c.tolerance.required_match_ratio}}},
+                     {"flops", count_work(c.shape).flops}});
+  }
+  json solutions = json::array();
+  for (const SolutionInfo& info : SolutionRegistry::instance().list()) {
+    solutions.push_back({{"name", info.name},
+                         {"author", info.author},
+                         {"description", info.description},
+                         {"languages", info.languages},
+                         {"target_compute_capabilities", info.target_compute_capabilities}});
+  }
+  const json listing = {{"suite",
+                         {{"name", suite.name},
+                          {"workloads_path", suite.workloads_path.string()},
+                          {"definition", suite.definition.name}}},
+                        {"cases", cases},
+                        {"solutions", solutions}};
+  fmt::print(out, "{}\n", dump_json(listing, 2));
 }
 
 }  // namespace vlb::cli

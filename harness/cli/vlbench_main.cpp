@@ -6,10 +6,11 @@
 #include <exception>
 
 #include "harness/cli/command_line.hpp"
+#include "harness/cli/compare_command.hpp"
+#include "harness/cli/dry_run_command.hpp"
 #include "harness/cli/export_commands.hpp"
 #include "harness/cli/list_command.hpp"
 #include "harness/core/errors.hpp"
-#include "harness/report/results_json.hpp"
 #include "harness/report/table.hpp"
 #include "harness/runner/device_fanout.hpp"
 #include "harness/runner/device_worker.hpp"
@@ -32,14 +33,16 @@ int run(const Request& request, std::FILE* out) {
                  VLBENCH_GIT_DIRTY ? ", with uncommitted changes" : "", VLBENCH_CUTLASS_VERSION);
       return 0;
     case Command::kList:
-      print_listing(out, request.plan);
+      if (request.list_as_json) {
+        print_listing_json(out, request.plan);
+      } else {
+        print_listing(out, request.plan);
+      }
       return 0;
-    case Command::kCompare: {
-      const RunRecord a = read_results_file(request.compare.baseline_file);
-      const RunRecord b = read_results_file(request.compare.candidate_file);
-      print_comparison(out, compare_runs(a, b));
-      return 0;
-    }
+    case Command::kDryRun:
+      return run_dry_run_command(request.plan, out);
+    case Command::kCompare:
+      return run_compare_command(request.compare, out);
     case Command::kExport:
       return run_export_command(request.export_traces, out);
     case Command::kPackage:

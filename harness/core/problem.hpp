@@ -25,7 +25,7 @@ struct ModelDims {
 };
 static_assert(ModelDims::kNumHeads % ModelDims::kNumKvHeads == 0);
 
-// The sectioned 3D RoPE of K (SPEC.md step 3): head_dim is cut into three contiguous sections, t [0,42), h [42,84),
+// The sectioned 3D RoPE of K (docs/operation.md step 3): head_dim is cut into three contiguous sections, t [0,42), h [42,84),
 // w [84,128). Each is rotated on its own by its component of vision_grid_thw: rotate-half inside the section, pairs
 // (start + i, start + i + width/2) for i < width/2, frequencies theta^(-2i / width). Pairs (and their angles) are
 // numbered section after section: 0..20 t, 21..41 h, 42..63 w. The one definition for the reference, the solutions and
@@ -68,7 +68,7 @@ enum class DType { kBFloat16, kInt64 };
 std::string_view dtype_name(DType dtype);  // SOL-ExecBench spelling: "bfloat16", "int64"
 std::size_t dtype_bytes(DType dtype);
 
-// The tensors in SPEC order: inputs first, then the output.
+// The tensors in the definition's order: inputs first, then the output.
 enum class TensorId : int {
   kLanguageHiddenStates = 0,
   kVisionHiddenStates,
@@ -98,7 +98,7 @@ struct TensorSpec {
 };
 
 TensorSpec tensor_spec(TensorId id, const ProblemShape& shape);
-std::vector<TensorSpec> tensor_specs(const ProblemShape& shape);  // all 12, SPEC order
+std::vector<TensorSpec> tensor_specs(const ProblemShape& shape);  // all 12, the definition's order
 std::string_view tensor_name(TensorId id);
 
 // Per-element tolerance |out - ref| <= atol + rtol * |ref|; a case passes when at least required_match_ratio of the

@@ -92,6 +92,10 @@ class SourceClosure {
   }
 
   const std::map<std::string, std::string>& files() const { return files_; }
+  // Per file: the includes found beside the including file rather than from the root, as {line, root path}.
+  const std::map<std::string, std::vector<std::pair<int, std::string>>>& beside_includes() const {
+    return beside_includes_;
+  }
   const std::set<std::string>& system_includes() const { return system_includes_; }
   const std::set<int>& per_architecture_families() const { return per_architecture_families_; }
 
@@ -113,6 +117,9 @@ class SourceClosure {
     for (const IncludeDirective& include : scan_includes(content)) {
       const std::string where = relative_path + ":" + std::to_string(include.line);
       if (const std::optional<std::string> project_file = resolve(relative_path, include)) {
+        if (*project_file != fs::path(include.target).lexically_normal().generic_string()) {
+          beside_includes_[relative_path].emplace_back(include.line, *project_file);
+        }
         enqueue(*project_file);
         continue;
       }
@@ -167,9 +174,31 @@ class SourceClosure {
   std::set<std::string> seen_;
   std::deque<std::string> pending_;
   std::map<std::string, std::string> files_;
+  std::map<std::string, std::vector<std::pair<int, std::string>>> beside_includes_;
   std::set<std::string> system_includes_;
   std::set<int> per_architecture_families_;
 };
+
+// SOL-ExecBench's SourceFile model rejects any source that names one of these (case-insensitively): its guard against
+// timing work hidden on other streams. Only the binding's at::cuda::getCurrentCUDAStream() is allowed.
+void reject_forbidden_stream_apis(const std::map<std::string, std::string>& files) {
+  static const std::regex kForbidden(
+      "cudaStreamCreate|cudaStreamCreateWithFlags|cudaStreamCreateWithPriority|cudaStreamSynchronize"
+      "|cudaStreamWaitEvent|cudaStreamDestroy|cuStreamCreate|CUstream|c10::cuda::CUDAStream"
+      "|at::cuda::getStreamFromPool",
+      std::regex::icase);
+  for (const auto& [path, content] : files) {
+    std::istringstream lines(content);
+    std::string text;
+    for (int line = 1; std::getline(lines, text); ++line) {
+      std::smatch match;
+      if (!std::regex_search(text, match, kForbidden)) continue;
+      throw InputError(path + ":" + std::to_string(line) + " uses " + match.str() +
+                       ", which SOL-ExecBench's evaluator rejects in any source file (it forbids creating, waiting "
+                       "on or synchronizing streams): a packaged solution enqueues all its work on FusionArgs::stream");
+    }
+  }
+}
 
 void reject_harness_only_calls(const std::map<std::string, std::string>& files) {
   for (const HarnessOnlyImplementation& entry : kHarnessOnly) {
@@ -284,6 +313,59 @@ json compile_options(const SolutionInfo& info, const std::vector<int>& families,
   return {{"cflags", cflags}, {"cuda_cflags", cuda_cflags}, {"ld_flags", ld_flags}};
 }
 
+
+bool is_translation_unit(const fs::path& path) { return is_source_file(path) && !is_header(path); }
+
+// SOL-ExecBench's build step compiles only the .cu / .cpp files at the top level of the package folder (with that
+// folder on the include path), so translation units are placed there, named after their project path
+// (harness/core/errors.cpp -> harness_core_errors.cpp); headers keep their paths.
+std::string top_level_name(const std::string& relative_path) {
+  std::string name = relative_path;
+  std::replace(name.begin(), name.end(), '/', '_');
+  return name;
+}
+
+// A translation unit moved to the top level would no longer find the headers beside its old place: those includes
+// are rewritten to the headers' paths from the package root.
+std::string with_root_includes(const std::string& content, const std::vector<std::pair<int, std::string>>& rewrites) {
+  static const std::regex kQuotedInclude(R"re((^\s*#\s*include\s*)"[^"]+")re");
+  std::istringstream lines(content);
+  std::string result, text;
+  for (int line = 1; std::getline(lines, text); ++line) {
+    const auto rewrite = std::find_if(rewrites.begin(), rewrites.end(), [&](const auto& r) { return r.first == line; });
+    if (rewrite != rewrites.end()) text = std::regex_replace(text, kQuotedInclude, "$1\"" + rewrite->second + "\"");
+    result += text;
+    if (!lines.eof()) result += '\n';
+  }
+  return result;
+}
+
+// The package's sources: {path in the package, content}, translation units at the top level.
+std::map<std::string, std::string> package_layout(const SourceClosure& closure) {
+  std::map<std::string, std::string> layout;
+  std::map<std::string, std::string> origin_of;
+  for (const auto& [path, content] : closure.files()) {
+    if (!is_translation_unit(path)) {
+      layout[path] = content;
+      continue;
+    }
+    const std::string name = top_level_name(path);
+    if (const auto [previous, inserted] = origin_of.emplace(name, path); !inserted) {
+      throw InputError(path + " and " + previous->second + " would both be placed at the package's top level as " +
+                       name + ": rename one of them");
+    }
+    const auto rewrites = closure.beside_includes().find(path);
+    layout[name] = rewrites == closure.beside_includes().end() ? content : with_root_includes(content, rewrites->second);
+  }
+  for (const auto& [name, path] : origin_of) {
+    if (closure.files().count(name) != 0 && name != path) {
+      throw InputError(path + " would be placed at the package's top level as " + name + ", which another file of "
+                       "the package already is: rename one of them");
+    }
+  }
+  return layout;
+}
+
 }  // namespace
 
 json make_solution_package(const SolutionInfo& info, const fs::path& source_root) {
@@ -293,13 +375,14 @@ json make_solution_package(const SolutionInfo& info, const fs::path& source_root
   closure.add(std::string(kBindingEntryFile));
   for (const std::string& file : solution_folder_files(source_root, info)) closure.add(file);
   reject_harness_only_calls(closure.files());
+  reject_forbidden_stream_apis(closure.files());
 
   const std::vector<std::string> dependencies = dependencies_of(closure.system_includes());
   json sources = json::array();
-  for (const auto& [path, content] : closure.files()) sources.push_back({{"path", path}, {"content", content}});
+  for (const auto& [path, content] : package_layout(closure)) sources.push_back({{"path", path}, {"content", content}});
   json spec = {{"languages", languages_of(info, dependencies)},
                {"target_hardware", target_hardware(families)},
-               {"entry_point", std::string(kBindingEntryFile) + "::" + std::string(kBindingEntrySymbol)},
+               {"entry_point", top_level_name(std::string(kBindingEntryFile)) + "::" + std::string(kBindingEntrySymbol)},
                {"dependencies", dependencies},
                {"destination_passing_style", true},
                {"binding", "torch"},

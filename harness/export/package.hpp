@@ -3,6 +3,9 @@
 // author, description, spec, sources), ready for the leaderboard's evaluator. The sources are the solution's folder,
 // the torch-binding entry file harness/export/torch_binding.cpp, and the closure of the project files they need: every
 // `#include "..."` followed from the project root, plus the implementation file beside each project header.
+// SOL-ExecBench's build step compiles only the translation units at the top of the package folder, so those are
+// placed there, named after their project path (harness/core/errors.cpp -> harness_core_errors.cpp); headers keep
+// their paths, and the package folder is on the include path.
 // docs/leaderboard.md explains the choices (target hardware, languages, flags).
 #include <nlohmann/json.hpp>
 
@@ -36,7 +39,7 @@ struct PackageRequest {
 struct PackagedSolution {
   std::filesystem::path path;  // the file written
   std::size_t source_files = 0;
-  std::string entry_point;     // "<file>::<symbol>"
+  std::string entry_point;     // "<file>::<symbol>": harness_export_torch_binding.cpp::run
 };
 // Looks the solution up in the registry (UsageError naming the known ones), packages it and writes it.
 PackagedSolution package_solution(const PackageRequest& request);

@@ -1,7 +1,7 @@
 // The SOL-ExecBench entry point of a packaged vlbench solution (`vlbench package`): a torch extension function
 //     run(language_hidden_states, vision_hidden_states, language_position_ids, vision_grid_thw, q_proj_weight,
 //         q_proj_bias, k_proj_weight, k_proj_bias, v_proj_weight, v_proj_bias, o_proj_weight, output)
-// in destination-passing style (SPEC order, output last). It checks every tensor against the definition, builds
+// in destination-passing style (the definition's order, output last). It checks every tensor against the definition, builds
 // vlb::FusionArgs with a torch-allocated workspace and torch's current stream, and calls the solution named by the
 // compile definition VLBENCH_PACKAGED_SOLUTION. The evaluator builds it with torch.utils.cpp_extension; vlbench's own
 // build never compiles this file (it needs torch).
@@ -141,7 +141,7 @@ void run(const torch::Tensor& language_hidden_states, const torch::Tensor& visio
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, module) {
   module.def("run", &run, "vlbench solution " VLB_BINDING_STRINGIFY(VLBENCH_PACKAGED_SOLUTION)
-             " (destination-passing style: inputs in SPEC order, output last)",
+             " (destination-passing style: inputs in the definition's order, output last)",
              pybind11::arg("language_hidden_states"), pybind11::arg("vision_hidden_states"),
              pybind11::arg("language_position_ids"), pybind11::arg("vision_grid_thw"), pybind11::arg("q_proj_weight"),
              pybind11::arg("q_proj_bias"), pybind11::arg("k_proj_weight"), pybind11::arg("k_proj_bias"),

@@ -18,23 +18,19 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// SOL-ExecBench serializes non-finite correctness figures as strings ("NaN", "Infinity"), never as bare NaN.
-json error_number(double value) {
-  if (std::isnan(value)) return "NaN";
-  if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
-  return value;
-}
-
-// The input descriptors of the official workloads (workloads/workloads.jsonl): the position tensors follow vlbench's
-// generation rule ("custom"), every other input is drawn at random.
+// The input descriptors of the official workloads (workloads/workloads.jsonl): every input is "custom", made by the
+// definition's custom_inputs_entrypoint (SOL-ExecBench: when any input is custom, all are).
 json workload_inputs() {
   json inputs = json::object();
-  for (int i = 0; i < kNumInputs; ++i) {
-    const auto id = static_cast<TensorId>(i);
-    const bool positions = id == TensorId::kLanguagePositionIds || id == TensorId::kVisionGridThw;
-    inputs[std::string(tensor_name(id))] = {{"type", positions ? "custom" : "random"}};
-  }
+  for (int i = 0; i < kNumInputs; ++i) inputs[std::string(tensor_name(static_cast<TensorId>(i)))] = {{"type", "custom"}};
   return inputs;
+}
+
+// The rule that was applied, in SOL-ExecBench's keys (without it the evaluator would assume atol = rtol = 0.01).
+json tolerance_json(const Tolerance& tolerance) {
+  return {{"max_atol", tolerance.atol},
+          {"max_rtol", tolerance.rtol},
+          {"required_matched_ratio", tolerance.required_match_ratio}};
 }
 
 json workload_json(const CaseResult& result) {
@@ -43,7 +39,8 @@ json workload_json(const CaseResult& result) {
            {{"batch_size", result.shape.batch},
             {"lang_seq_len", result.shape.lang_seq},
             {"vision_seq_len", result.shape.vision_seq}}},
-          {"inputs", workload_inputs()}};
+          {"inputs", workload_inputs()},
+          {"tolerance", tolerance_json(result.tolerance)}};
 }
 
 std::string describe_case(const CaseResult& result) {
@@ -51,7 +48,8 @@ std::string describe_case(const CaseResult& result) {
          result.uuid + ")";
 }
 
-// The worst figures over every correctness round (the final timed output included).
+// The worst figures over every correctness round (the final timed output included). As SOL-ExecBench writes it: a
+// NaN or Inf in any output sets has_nan (or has_inf, when there is no NaN) and the error figures are 0.
 json correctness_json(const CaseResult& result) {
   if (result.correctness.empty()) {
     throw InputError(describe_case(result) + " is " + std::string(status_name(result.status)) +
@@ -70,13 +68,12 @@ json correctness_json(const CaseResult& result) {
     has_nan = has_nan || stats.nan_count > 0;
     has_inf = has_inf || stats.inf_count > 0;
   }
-  return {{"max_relative_error", error_number(max_rel)},
-          {"max_absolute_error", error_number(max_abs)},
-          {"extra",
-           {{"has_nan", has_nan},
-            {"has_inf", has_inf},
-            {"min_matched_ratio", error_number(min_matched_ratio)},
-            {"rounds", result.correctness.size()}}}};
+  const bool finite = !has_nan && !has_inf && std::isfinite(max_abs) && std::isfinite(max_rel);
+  return {{"max_relative_error", finite ? max_rel : 0.0},
+          {"max_absolute_error", finite ? max_abs : 0.0},
+          {"has_nan", has_nan},
+          {"has_inf", has_inf && !has_nan},
+          {"extra", {{"min_matched_ratio", min_matched_ratio}, {"rounds", result.correctness.size()}}}};
 }
 
 // uuid -> median latency of the `reference` solution's timed, passed cases.

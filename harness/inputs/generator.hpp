@@ -1,6 +1,6 @@
 #pragma once
 // Seeded inputs: every tensor is a pure function of (seed, tensor name, element index), bit-identical on host
-// and device. Distributions as SPEC.md: hidden states N(0,1); weights and biases 0.02 * N(0,1); positions by pattern.
+// and device. Distributions as docs/operation.md: hidden states N(0,1); weights and biases 0.02 * N(0,1); positions by pattern.
 #include <cuda_runtime.h>
 
 #include <cstddef>

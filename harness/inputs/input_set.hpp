@@ -24,7 +24,7 @@ struct HostInputs {
 
 HostInputs make_host_inputs(const ProblemShape& shape, const InputSettings& settings);
 
-// Typed views of eleven device pointers in SPEC order.
+// Typed views of eleven device pointers in the definition's order.
 FusionInputs make_fusion_inputs(const ProblemShape& shape, const std::array<const void*, kNumInputs>& pointers);
 
 class DeviceInputs {

@@ -1,4 +1,7 @@
-// Comparing two runs case by case: the ratio of medians, and a verdict that does not call noise a speed-up.
+// Comparing two runs case by case: the ratio of medians, and a verdict that calls neither noise nor a negligible change a
+// speed-up or a slow-down.
+#include "harness/report/compare.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -7,24 +10,21 @@
 #include <set>
 #include <tuple>
 
-#include "harness/report/table.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/report/rank_test.hpp"
 #include "harness/report/text_format.hpp"
 
 namespace vlb {
 
 namespace {
 
-// The rule (docs/results-schema.md, "Comparing runs"): B is the "same" as A when the medians differ by no more than
-// twice the larger sample standard deviation of the two, or by less than 1% of A's median; otherwise "faster" or
-// "slower" by the sign of the difference.
-constexpr double kNoiseMultiple = 2.0;
-constexpr double kSameRelativeDifference = 0.01;
-
-std::string verdict_for(const Statistics& a, const Statistics& b) {
-  const double difference = b.median - a.median;
-  const double noise = kNoiseMultiple * std::max(a.stddev, b.stddev);
-  if (std::abs(difference) <= noise || std::abs(difference) < kSameRelativeDifference * a.median) return "same";
-  return difference < 0 ? "faster" : "slower";
+// The rule (docs/results-schema.md, "Comparing runs"): "faster" or "slower" only when the samples differ
+// significantly (p < kCompareSignificance) and the median moved by more than the threshold; "same" otherwise.
+std::string verdict_for(double ratio, double p_value, double threshold) {
+  if (!(p_value < kCompareSignificance)) return "same";
+  if (ratio > 1.0 + threshold) return "slower";
+  if (ratio < 1.0 - threshold) return "faster";
+  return "same";
 }
 
 // A suite case is known by its uuid; a custom case (no uuid) by its shape.
@@ -46,7 +46,10 @@ bool is_timed(const CaseResult& result) { return report_detail::median_latency_m
 
 }  // namespace
 
-std::vector<ComparisonRow> compare_runs(const RunRecord& a, const RunRecord& b) {
+std::vector<ComparisonRow> compare_runs(const RunRecord& a, const RunRecord& b, double threshold) {
+  if (!(std::isfinite(threshold) && threshold >= 0.0)) {
+    throw UsageError(fmt::format("the compare threshold must be a finite fraction >= 0 (0.05 is 5%), got {}", threshold));
+  }
   // Two runs of one solution each, under different names, compare that solution against the other one.
   const std::set<std::string> solutions_a = solutions_of(a), solutions_b = solutions_of(b);
   const bool one_each = solutions_a.size() == 1 && solutions_b.size() == 1;
@@ -67,8 +70,11 @@ std::vector<ComparisonRow> compare_runs(const RunRecord& a, const RunRecord& b) 
     row.case_index = result_b.case_index;
     row.latency_a_ms = result_a.timing->stats.median;
     row.latency_b_ms = result_b.timing->stats.median;
-    row.ratio = row.latency_a_ms > 0 ? row.latency_b_ms / row.latency_a_ms : std::nan("");
-    row.verdict = verdict_for(result_a.timing->stats, result_b.timing->stats);
+    row.ratio = row.latency_b_ms / row.latency_a_ms;  // medians are positive: the reader rejects any other
+    row.samples_a = result_a.timing->samples_ms.size();
+    row.samples_b = result_b.timing->samples_ms.size();
+    row.p_value = mann_whitney(result_a.timing->samples_ms, result_b.timing->samples_ms).p_value;
+    row.verdict = verdict_for(row.ratio, row.p_value, threshold);
     rows.push_back(std::move(row));
   }
   return rows;
@@ -79,15 +85,16 @@ void print_comparison(std::FILE* out, const std::vector<ComparisonRow>& rows) {
     fmt::print(out, "no case was timed in both runs\n");
     return;
   }
-  constexpr const char* kRowFormat = "{:<24} {:>3} {:<8} {:>10} {:>10} {:>7} {:<7}\n";
-  fmt::print(out, kRowFormat, "solution", "#", "uuid", "A us", "B us", "B/A", "verdict");
+  constexpr const char* kRowFormat = "{:<24} {:>3} {:<8} {:>10} {:>10} {:>7} {:>8} {:<7}\n";
+  fmt::print(out, kRowFormat, "solution", "#", "uuid", "A us", "B us", "B/A", "p", "verdict");
   int faster = 0, slower = 0, same = 0;
   double log_ratio_sum = 0;
   int finite_ratios = 0;
   for (const ComparisonRow& row : rows) {
     fmt::print(out, kRowFormat, row.solution, report_detail::case_number(row.case_index),
                report_detail::short_uuid(row.uuid), fmt::format("{:.2f}", row.latency_a_ms * 1000.0),
-               fmt::format("{:.2f}", row.latency_b_ms * 1000.0), fmt::format("{:.3f}", row.ratio), row.verdict);
+               fmt::format("{:.2f}", row.latency_b_ms * 1000.0), fmt::format("{:.3f}", row.ratio),
+               fmt::format("{:.2g}", row.p_value), row.verdict);
     faster += row.verdict == "faster";
     slower += row.verdict == "slower";
     same += row.verdict == "same";
@@ -99,6 +106,25 @@ void print_comparison(std::FILE* out, const std::vector<ComparisonRow>& rows) {
   fmt::print(out, "B is faster on {}, slower on {}, the same on {} of {} cases", faster, slower, same, rows.size());
   if (finite_ratios > 0) fmt::print(out, "; geometric mean B/A {:.3f}", std::exp(log_ratio_sum / finite_ratios));
   fmt::print(out, "\n");
+}
+
+bool any_slower(const std::vector<ComparisonRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(), [](const ComparisonRow& row) { return row.verdict == "slower"; });
+}
+
+nlohmann::json comparison_json(const std::vector<ComparisonRow>& rows, double threshold) {
+  nlohmann::json document = {{"threshold", threshold}, {"significance", kCompareSignificance},
+                             {"rows", nlohmann::json::array()}};
+  std::map<std::string, int> counts = {{"faster", 0}, {"slower", 0}, {"same", 0}};
+  for (const ComparisonRow& row : rows) {
+    document["rows"].push_back({{"solution", row.solution}, {"uuid", row.uuid}, {"case_index", row.case_index},
+                                {"median_a_ms", row.latency_a_ms}, {"median_b_ms", row.latency_b_ms},
+                                {"ratio", row.ratio}, {"p_value", row.p_value}, {"samples_a", row.samples_a},
+                                {"samples_b", row.samples_b}, {"verdict", row.verdict}});
+    ++counts[row.verdict];
+  }
+  for (const auto& [verdict, count] : counts) document[verdict] = count;
+  return document;
 }
 
 }  // namespace vlb

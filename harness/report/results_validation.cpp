@@ -1,5 +1,6 @@
 // The cross-field rules of a results document (docs/results-schema.md, "Validation rules"), checked after the typed
 // reader has checked every key and type. Fields are named through the schema's field lists.
+#include <cmath>
 #include <string>
 
 #include "harness/report/results_json_detail.hpp"
@@ -50,6 +51,18 @@ void check_timing(const CaseResult& result, const JsonValue& node) {
   if (result.status == CaseStatus::kSkipped) timing_node.fail("a SKIPPED case never ran, so it has no timing (null)");
   if (timing.samples_ms.empty()) {
     field(timing_node, &TimingResult::samples_ms).fail("a timed case has at least one sample");
+  }
+  // A latency is a positive, finite number of milliseconds: anything else is a damaged or hand-edited file.
+  for (std::size_t i = 0; i < timing.samples_ms.size(); ++i) {
+    if (!(std::isfinite(timing.samples_ms[i]) && timing.samples_ms[i] > 0)) {
+      field(timing_node, &TimingResult::samples_ms)
+          .fail("sample " + std::to_string(i) + " is " + std::to_string(timing.samples_ms[i]) +
+                ": a latency is a positive, finite number of milliseconds");
+    }
+  }
+  if (!(std::isfinite(timing.stats.median) && timing.stats.median > 0)) {
+    field(field(timing_node, &TimingResult::stats), &Statistics::median)
+        .fail("is " + std::to_string(timing.stats.median) + ": a median latency is positive and finite");
   }
   if (timing.stats.count != timing.samples_ms.size()) {
     field(field(timing_node, &TimingResult::stats), &Statistics::count)

@@ -123,13 +123,15 @@ void print_progress(std::FILE* out, const CaseResult& result, int done, int tota
   if (result.case_index >= 0) line += " " + describe(result.shape);
   line += fmt::format(" {}", status_name(result.status));
   if (const auto median = median_latency_ms(result)) line += fmt::format(" {:.2f} us", *median * 1000.0);
-  if (!is_terminal) {
-    fmt::print(out, "{}\n", line);
-  } else {
-    // Rewrite the line in place ("\r", then erase to the end); keep it when it reports a failure or the last case.
-    const bool keep = is_failure(result.status) || done == total;
-    fmt::print(out, "\r{}\x1b[K{}", line, keep ? "\n" : "");
-  }
+  // On a terminal, the live line of the running case is erased first ("\r", erase to the end); the finished row stays,
+  // so the finished cases build up a table above the live line.
+  fmt::print(out, "{}{}\n", is_terminal ? "\r\x1b[K" : "", line);
+  std::fflush(out);
+}
+
+void print_running_case(std::FILE* out, const RunningCase& running) {
+  fmt::print(out, "\r[{}/{}] {} {}: {}, {:.1f} s\x1b[K", running.position, running.total, running.solution,
+             running.case_label, running.stage, running.elapsed_s);
   std::fflush(out);
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Human-readable views of results (fmt): the per-case table, the summary, progress lines, and compare.
+// Human-readable views of results (fmt): the per-case table, the summary and progress lines (compare: compare.hpp).
 #include <cstdio>
 #include <string>
 
@@ -9,17 +9,16 @@ namespace vlb {
 
 void print_case_table(std::FILE* out, const RunRecord& run);
 void print_summary(std::FILE* out, const RunRecord& run);
-// One line per finished case while the run goes (on a terminal: rewritten in place).
+// One line per finished case while the run goes (on a terminal: in place of the live line, which follows it again).
 void print_progress(std::FILE* out, const CaseResult& result, int done, int total, bool is_terminal);
 
-struct ComparisonRow {
-  std::string solution, uuid;
-  int case_index = -1;
-  double latency_a_ms = 0, latency_b_ms = 0;
-  double ratio = 0;        // b / a
-  std::string verdict;     // "faster", "slower", "same" (B relative to A, by the measured noise)
+// The live line of the running case, for a terminal only (rewritten in place, no newline):
+// "[3/16] template #2 89ec0f7e: timed call 17/60, 3.2 s".
+struct RunningCase {
+  int position = 0, total = 0;  // 1-based position of the case among all (solution, case) pairs
+  std::string solution, case_label, stage;
+  double elapsed_s = 0;
 };
-std::vector<ComparisonRow> compare_runs(const RunRecord& a, const RunRecord& b);
-void print_comparison(std::FILE* out, const std::vector<ComparisonRow>& rows);
+void print_running_case(std::FILE* out, const RunningCase& running);
 
 }  // namespace vlb

@@ -61,7 +61,7 @@ std::optional<int> ChildProcess::poll() {
   return status_;
 }
 
-std::optional<int> ChildProcess::wait_for(double timeout_s) {
+std::optional<int> ChildProcess::wait_for(double timeout_s, const std::function<void()>& while_waiting) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   auto pause = std::chrono::milliseconds(1);
   while (!poll()) {
@@ -69,6 +69,7 @@ std::optional<int> ChildProcess::wait_for(double timeout_s) {
       kill();
       return std::nullopt;
     }
+    if (while_waiting) while_waiting();
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::milliseconds(50));
   }

@@ -4,6 +4,7 @@
 #include <sys/types.h>
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,8 +41,9 @@ class ChildProcess {
 
   // The wait status once the process has exited (never blocks); the same status on every later call.
   std::optional<int> poll();
-  // Waits up to `timeout_s`; past it the process is killed and nullopt returned.
-  std::optional<int> wait_for(double timeout_s);
+  // Waits up to `timeout_s`, calling `while_waiting` (if any) between polls; past it the process is killed and
+  // nullopt returned.
+  std::optional<int> wait_for(double timeout_s, const std::function<void()>& while_waiting = {});
   // Kills the process unless it has exited, and reaps it.
   void kill();
 

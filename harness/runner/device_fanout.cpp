@@ -17,6 +17,7 @@
 #include "harness/runner/child_process.hpp"
 #include "harness/runner/device_list.hpp"
 #include "harness/runner/device_worker.hpp"
+#include "harness/runner/plan_check.hpp"
 #include "harness/runner/run_plan_json.hpp"
 #include "harness/runner/run_setup.hpp"
 #include "harness/runner/solution_side.hpp"

@@ -1,20 +1,16 @@
 #pragma once
-// What a run settles before its first case: the request checked without the GPU, then the GPU spec, the baselines and
-// the results file's header for the device it runs on. Shared by a run on one GPU and a run over several (--devices).
+// What a run settles before its first case, once the request is checked without the GPU (plan_check.hpp): the GPU
+// spec, the baselines and the results file's header for the device it runs on. Shared by a run on one GPU and a run
+// over several (--devices).
 #include <optional>
 
 #include "harness/core/device_info.hpp"
 #include "harness/report/results.hpp"
-#include "harness/runner/case_shards.hpp"
 #include "harness/runner/run_plan.hpp"
 #include "harness/sol/baselines.hpp"
 #include "harness/sol/speed_of_light.hpp"
 
 namespace vlb {
-
-// Everything that can be wrong with the request and needs no GPU: the suite, the cases, the solutions, the GPU spec
-// file, the results folder. Throws UsageError/InputError.
-SelectedCases check_plan(const RunPlan& plan);
 
 struct RunSetup {
   GpuSpec gpu_spec;

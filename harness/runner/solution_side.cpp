@@ -101,6 +101,7 @@ void time_calls(Solution& solution, CallProtocol& protocol, const CallSchedule& 
   const MeasuredCall call = [&](cudaStream_t, int) { guard_solution_call("run", [&] { solution.run(args); }); };
   const InspectCall inspect = [&](cudaStream_t stream, int iteration, bool timed) -> std::optional<std::string> {
     const int index = first_call + iteration;
+    if (context.on_call) context.on_call(index + 1);
     if (auto violation = protocol.inspect(index, stream)) return fmt::format("{}: {}", schedule.label(index), *violation);
     if (timed) {
       sample.offer(index, protocol.output(index), stream);
@@ -174,6 +175,7 @@ SolutionRun run_solution_calls(Solution& solution, const Case& test_case, const 
     bool rounds_clean = true;
     for (int call = 0; call < schedule.rounds() && rounds_clean; ++call) {
       result.correctness.push_back(run_round(solution, protocol, schedule, call, context.stream));
+      if (context.on_call) context.on_call(call + 1);
       rounds_clean = result.correctness.back().status == CaseStatus::kPassed;
       if (rounds_clean) run.captured.push_back({call, protocol.copy_output(call, context.stream)});
     }

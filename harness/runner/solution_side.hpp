@@ -10,6 +10,7 @@
 
 #include "harness/core/device_info.hpp"
 #include "harness/report/results.hpp"
+#include "harness/runner/case_progress.hpp"
 #include "harness/runner/run_plan.hpp"
 #include "harness/solution/solution.hpp"
 #include "harness/suite/suite.hpp"
@@ -34,6 +35,7 @@ struct SolutionSideContext {
   const RunPlan& plan;
   const DeviceInfo& device;
   cudaStream_t stream;
+  CallProgress on_call = nullptr;  // told the number of calls finished, after each call (outside timed windows)
 };
 
 // A result with the case's identity filled in, status SKIPPED and no reason yet.

@@ -1,7 +1,6 @@
 #include "harness/runner/suite_runner.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -15,6 +14,9 @@
 #include "harness/runner/case_judge.hpp"
 #include "harness/runner/solution_call.hpp"
 #include "harness/runner/solution_side.hpp"
+#include "harness/runner/live_progress.hpp"
+#include "harness/runner/plan_check.hpp"
+#include "harness/runner/case_shards.hpp"
 #include "harness/runner/run_setup.hpp"
 #include "harness/runner/worker_process.hpp"
 #include "harness/solution/registry.hpp"
@@ -43,12 +45,12 @@ class InProcessSolutions {
  public:
   InProcessSolutions(const RunPlan& plan, const DeviceInfo& device) : plan_(plan), device_(device) {}
 
-  SolutionRun run(const std::string& solution_name, const Case& test_case) {
+  SolutionRun run(const std::string& solution_name, const Case& test_case, const CallProgress& on_call) {
     if (context_lost_) return failed_run(solution_name, test_case, CaseStatus::kRuntimeError, *context_lost_);
     try {
       auto& solution = solutions_[solution_name];
       if (!solution) solution = create_solution(solution_name);
-      return run_solution_calls(*solution, test_case, {plan_, device_, stream_.get()});
+      return run_solution_calls(*solution, test_case, {plan_, device_, stream_.get(), on_call});
     } catch (const SolutionFault& fault) {
       return failed_run(solution_name, test_case, CaseStatus::kRuntimeError, fault.what());
     } catch (const Error& error) {
@@ -68,20 +70,22 @@ class InProcessSolutions {
 };
 
 SolutionRun run_isolated(const RunPlan& plan, const std::string& solution_name, const Case& test_case,
-                         int case_position) {
-  WorkerOutcome outcome = run_in_worker({plan, solution_name, case_position});
+                         int case_position, const CallProgress& progress) {
+  WorkerOutcome outcome = run_in_worker({plan, solution_name, case_position}, progress);
   if (outcome.run) return std::move(*outcome.run);
   return failed_run(solution_name, test_case, outcome.failure_status, outcome.failure_reason);
 }
 
 // The solution's side (in a worker or here), then the judgement against the reference here.
 CaseResult run_one_case(const RunPlan& plan, InProcessSolutions& in_process, CaseJudge& judge,
-                        const std::string& solution_name, const Case& test_case, int case_position) {
+                        const std::string& solution_name, const Case& test_case, int case_position,
+                        const CallProgress& progress) {
   const auto started = std::chrono::steady_clock::now();
   CaseResult result;
   try {
-    SolutionRun run = plan.isolation ? run_isolated(plan, solution_name, test_case, case_position)
-                                     : in_process.run(solution_name, test_case);
+    SolutionRun run = plan.isolation ? run_isolated(plan, solution_name, test_case, case_position, progress)
+                                     : in_process.run(solution_name, test_case, progress);
+    if (progress) progress(CallSchedule(plan).max_calls());  // the solution's side is over: the judging starts
     result = judge.complete(std::move(run), test_case);
   } catch (const std::exception& error) {
     // Also what a worker handed back that makes no sense (a call outside the schedule, a malformed file).
@@ -95,7 +99,7 @@ CaseResult run_one_case(const RunPlan& plan, InProcessSolutions& in_process, Cas
 }  // namespace
 
 RunOutput execute_plan(const RunPlan& plan, std::FILE* progress) {
-  const SelectedCases selected = check_plan(plan);
+  const CheckedPlan selected = check_plan(plan);  // everything that needs no GPU, first (as --dry-run)
   const DeviceInfo device = query_device(plan.device);
   VLB_CUDA_CHECK(cudaSetDevice(plan.device));
   const RunSetup setup = set_up_run(plan, device);
@@ -109,17 +113,17 @@ RunOutput execute_plan(const RunPlan& plan, std::FILE* progress) {
   InProcessSolutions in_process(plan, device);
   CaseJudge judge(plan, device, setup.gpu_spec, setup.baselines);
   const int total = static_cast<int>(plan.solutions.size() * selected.cases.size());
+  LiveProgress live(progress, plan);
   for (const std::string& solution_name : plan.solutions) {
     for (std::size_t position = 0; position < selected.cases.size(); ++position) {
+      const int done = static_cast<int>(output.record.cases.size());
+      const CallProgress on_call = live.start_case(solution_name, selected.cases[position], done + 1, total);
       output.record.cases.push_back(run_one_case(plan, in_process, judge, solution_name, selected.cases[position],
-                                                 static_cast<int>(position)));
+                                                 static_cast<int>(position), on_call));
       const CaseResult& result = output.record.cases.back();
       output.any_failure = output.any_failure || is_failure(result.status);
       if (writer) writer->append_case(result);
-      if (progress) {
-        print_progress(progress, result, static_cast<int>(output.record.cases.size()), total,
-                       isatty(fileno(progress)) != 0);
-      }
+      if (progress) print_progress(progress, result, done + 1, total, live.on_terminal());
     }
   }
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -142,7 +146,8 @@ void execute_worker_task(const std::filesystem::path& folder) {
 
   const auto started = std::chrono::steady_clock::now();
   InProcessSolutions solutions(task.plan, device);
-  SolutionRun run = solutions.run(task.solution, test_case);
+  const CallProgress report = [&folder](int calls_done) { write_progress(folder, calls_done); };  // for the parent
+  SolutionRun run = solutions.run(task.solution, test_case, report);
   run.result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   write_worker_outcome(folder, run, header);
 }

@@ -2,16 +2,24 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+
 #include "harness/runner/child_process.hpp"
 
 namespace vlb {
 
-WorkerOutcome run_in_worker(const WorkerTask& task) {
+WorkerOutcome run_in_worker(const WorkerTask& task, const CallProgress& on_progress) {
   const ScratchDir scratch("worker");
   const auto log_path = scratch.path() / "worker.log";
   write_worker_task(scratch.path(), task);
   ChildProcess worker(own_executable(), {"vlbench", "--worker", scratch.path().string()}, log_path);
-  const std::optional<int> status = worker.wait_for(task.plan.case_timeout_s);
+  std::function<void()> report_progress;
+  if (on_progress) {
+    report_progress = [&] {
+      if (const std::optional<int> calls_done = read_progress(scratch.path())) on_progress(*calls_done);
+    };
+  }
+  const std::optional<int> status = worker.wait_for(task.plan.case_timeout_s, report_progress);
 
   WorkerOutcome outcome;
   if (!status) {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "harness/runner/case_progress.hpp"
 #include "harness/runner/solution_side.hpp"
 #include "harness/runner/worker_folder.hpp"
 
@@ -19,6 +20,7 @@ struct WorkerOutcome {
   std::string failure_reason;
 };
 
-WorkerOutcome run_in_worker(const WorkerTask& task);
+// `on_progress` (optional) is told, while the worker runs, how many calls it has finished (case_progress.hpp).
+WorkerOutcome run_in_worker(const WorkerTask& task, const CallProgress& on_progress = nullptr);
 
 }  // namespace vlb

@@ -1,5 +1,5 @@
 #pragma once
-// Speed of light as the leaderboard computes it (SPEC.md): tensor-core MACs and the bytes of every input and output
+// Speed of light as the leaderboard computes it (docs/operation.md): tensor-core MACs and the bytes of every input and output
 // once; T_SOL = max(compute, memory) for a GPU spec; SOL% = T_SOL / latency; score S = 1 / (1 + (T - T_SOL)/(T_b - T_SOL)).
 #include <optional>
 #include <string>

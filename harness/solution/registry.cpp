@@ -1,6 +1,7 @@
 #include "harness/solution/registry.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,19 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
   std::string joined;
   for (std::size_t i = 0; i < items.size(); ++i) joined += (i == 0 ? "" : separator) + items[i];
   return joined;
+}
+
+// "solutions/template/template_solution.cu" -> "solutions/template/": the folder, relative to the source tree when it
+// lies inside (VLBENCH_SOURCE_WORKLOADS_DIR is <source tree>/workloads; a `vlbench package` build has none).
+std::string folder_of(const std::string& source_file) {
+  if (source_file.empty()) return "an unknown folder";
+  std::filesystem::path folder = std::filesystem::path(source_file).parent_path();
+#ifdef VLBENCH_SOURCE_WORKLOADS_DIR
+  const std::filesystem::path root = std::filesystem::path(VLBENCH_SOURCE_WORKLOADS_DIR).parent_path();
+  const std::filesystem::path relative = folder.lexically_relative(root);
+  if (!relative.empty() && *relative.begin() != "..") folder = relative;
+#endif
+  return folder.generic_string() + "/";
 }
 
 }  // namespace
@@ -35,10 +49,17 @@ SolutionRegistry& SolutionRegistry::instance() {
   return registry;
 }
 
-void SolutionRegistry::add(SolutionInfo meta, Factory factory) {
-  if (meta.name.empty()) return add_registration_error("a registered solution has an empty name");
-  if (contains(meta.name)) return add_registration_error("solution '" + meta.name + "' is registered twice");
-  entries_.push_back({std::move(meta), std::move(factory)});
+void SolutionRegistry::add(SolutionInfo meta, Factory factory, std::string source_file) {
+  if (meta.name.empty()) {
+    return add_registration_error("a solution registered in " + folder_of(source_file) + " has an empty name");
+  }
+  const auto existing = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.info.name == meta.name; });
+  if (existing != entries_.end()) {
+    return add_registration_error("solution '" + meta.name + "' is registered twice: in " +
+                                  folder_of(existing->source_file) + " (" + existing->source_file + ") and in " +
+                                  folder_of(source_file) + " (" + source_file + "); give each solution its own name");
+  }
+  entries_.push_back({std::move(meta), std::move(factory), std::move(source_file)});
   std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.info.name < b.info.name; });
 }
 
@@ -86,10 +107,19 @@ std::vector<std::string> SolutionRegistry::names() const {
 namespace detail {
 
 SolutionRegistration::SolutionRegistration(const char* type_name, SolutionInfo (*describe)(),
-                                           SolutionRegistry::Factory factory) noexcept {
+                                           SolutionRegistry::Factory factory, const char* source_file,
+                                           const char* folder_name) noexcept {
   try {
     try {
-      SolutionRegistry::instance().add(describe(), std::move(factory));
+      SolutionInfo info = describe();
+      if (folder_name != nullptr && info.name != folder_name) {
+        SolutionRegistry::instance().add_registration_error(
+            std::string(type_name) + "::describe() names the solution '" + info.name + "', but its folder " +
+            folder_of(source_file) + " registers it as '" + folder_name +
+            "' (vlbench_add_solution NAME): the folder, NAME and describe() must give one name");
+        return;
+      }
+      SolutionRegistry::instance().add(std::move(info), std::move(factory), source_file);
     } catch (const std::exception& error) {
       SolutionRegistry::instance().add_registration_error(std::string(type_name) + "::describe() threw: " + error.what());
     } catch (...) {

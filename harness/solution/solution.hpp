@@ -1,7 +1,7 @@
 #pragma once
 // The solution boundary: the only harness header a contributor's code needs.
 //
-// Destination-passing style, as SOL-ExecBench: the inputs in SPEC order, the output last, a CUDA stream, and a
+// Destination-passing style, as SOL-ExecBench: the inputs in the definition's order, the output last, a CUDA stream, and a
 // workspace the solution sized itself through workspace_bytes(), so that all allocation happens before timing.
 // A solution must enqueue all its work on `stream` (or join its own streams back into it before returning),
 // must not modify its inputs, must not write outside its output and workspace, must not allocate device memory in

@@ -1,4 +1,4 @@
-// Turns command-line selectors (index, uuid or uuid prefix, or a custom "B,Lq,Lv") into the cases to run.
+// Turns command-line selectors (an index, a uuid or uuid prefix, or a custom size "BxLqxLv") into the cases to run.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -51,29 +51,35 @@ Case suite_case(const Suite& suite, std::size_t index) {
   return result;
 }
 
+// "2x373x588": three positive integers joined by 'x', which no index and no uuid (hexadecimal) can be.
+bool is_custom_size(std::string_view selector) {
+  return selector.find('x') != std::string_view::npos &&
+         selector.find_first_not_of("0123456789x") == std::string_view::npos;
+}
+
 Case custom_case(std::string_view selector, double custom_atol) {
   std::vector<std::int64_t> values;
   std::size_t start = 0;
   while (true) {
-    const std::size_t comma = selector.find(',', start);
-    const std::string_view part = selector.substr(start, comma == std::string_view::npos ? comma : comma - start);
+    const std::size_t separator = selector.find('x', start);
+    const std::string_view part =
+        selector.substr(start, separator == std::string_view::npos ? separator : separator - start);
     const auto value = parse_integer(part);
     if (!value) {
-      throw UsageError(
-          fmt::format("custom case '{}': '{}' is not an integer; write B,Lq,Lv, e.g. 2,256,392", selector, part));
+      throw UsageError(fmt::format("custom size '{}': write BxLqxLv with three integers, e.g. 2x373x588", selector));
     }
     values.push_back(*value);
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
+    if (separator == std::string_view::npos) break;
+    start = separator + 1;
   }
   if (values.size() != 3) {
-    throw UsageError(
-        fmt::format("custom case '{}' has {} numbers; write exactly B,Lq,Lv, e.g. 2,256,392", selector, values.size()));
+    throw UsageError(fmt::format("custom size '{}' has {} numbers; write exactly BxLqxLv, e.g. 2x373x588", selector,
+                                 values.size()));
   }
   Case result;
   result.shape = ProblemShape{values[0], values[1], values[2]};
   if (auto violation = suite_detail::shape_limit_violation(result.shape)) {
-    throw UsageError(fmt::format("custom case '{}': {}", selector, *violation));
+    throw UsageError(fmt::format("custom size '{}': {}", selector, *violation));
   }
   result.tolerance.atol = custom_atol;
   return result;
@@ -82,8 +88,9 @@ Case custom_case(std::string_view selector, double custom_atol) {
 Case indexed_case(const Suite& suite, std::string_view selector) {
   const auto index = parse_integer(selector);
   if (!index || *index < 0 || *index >= static_cast<std::int64_t>(suite.workloads.size())) {
-    throw UsageError(fmt::format("case index {} is out of range: suite '{}' has {} workloads ({})", selector,
-                                 suite.name, suite.workloads.size(), valid_indices(suite)));
+    throw UsageError(fmt::format("case index {} is out of range: suite '{}' has {} workloads ({}); a size outside the "
+                                 "suite is --shape BxLqxLv",
+                                 selector, suite.name, suite.workloads.size(), valid_indices(suite)));
   }
   return suite_case(suite, static_cast<std::size_t>(*index));
 }
@@ -95,7 +102,7 @@ Case uuid_case(const Suite& suite, std::string_view selector) {
   if (selector.size() < kMinUuidPrefix) {
     throw UsageError(
         fmt::format("'{}' selects no case: give an index ({}), a uuid or a uuid prefix of at least {} "
-                    "characters, or B,Lq,Lv for a custom size",
+                    "characters, or --shape BxLqxLv for a custom size",
                     selector, valid_indices(suite), kMinUuidPrefix));
   }
   std::vector<std::size_t> matches;
@@ -135,10 +142,15 @@ std::vector<Case> select_cases(const Suite& suite, const std::vector<std::string
   }
   for (const std::string& selector : selectors) {
     if (selector.empty()) {
-      throw UsageError(fmt::format("empty case selector: give an index ({}), a uuid (prefix) or B,Lq,Lv",
+      throw UsageError(fmt::format("empty case selector: give an index ({}), a uuid (prefix) or a size BxLqxLv",
                                    suite.workloads.empty() ? std::string("none") : valid_indices(suite)));
     }
     if (selector.find(',') != std::string::npos) {
+      throw UsageError(fmt::format("'{}' is several selectors in one: -c takes indices and uuid prefixes separated by "
+                                   "commas (-c 0,15), and a custom size is --shape BxLqxLv (--shape 2x373x588)",
+                                   selector));
+    }
+    if (is_custom_size(selector)) {
       cases.push_back(custom_case(selector, custom_atol));
     } else if (is_digits(selector) && !(selector.size() >= kMinUuidPrefix && any_uuid_starts_with(suite, selector))) {
       cases.push_back(indexed_case(suite, selector));

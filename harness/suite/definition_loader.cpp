@@ -1,9 +1,10 @@
 // Loads a definition file and checks it against the operation vlbench measures: its name, its axes (constants equal
-// to ModelDims) and its tensor table (names, SPEC order, dtypes, shapes), reporting the first disagreement.
+// to ModelDims) and its tensor table (names, the definition's order, dtypes, shapes), reporting the first disagreement.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "harness/core/json_value.hpp"
 #include "harness/core/text_file.hpp"
@@ -147,7 +148,7 @@ void check_tensor(const TensorDefinition& tensor, const TensorSpec& spec, const 
   }
 }
 
-// Parses "inputs" or "outputs" and checks names and order against `expected` (SPEC order).
+// Parses "inputs" or "outputs" and checks names and order against `expected` (the definition's order).
 std::vector<TensorDefinition> parse_tensors(const JsonValue& root, std::string_view field,
                                             const std::vector<TensorSpec>& expected,
                                             const std::vector<AxisDefinition>& axes) {
@@ -163,7 +164,7 @@ std::vector<TensorDefinition> parse_tensors(const JsonValue& root, std::string_v
     }
     const std::size_t expected_index = static_cast<std::size_t>(position - expected_names.begin());
     if (expected_index != tensors.size()) {
-      value.fail(fmt::format("out of order: it is entry {} here but entry {} in SPEC order ({})", tensors.size(),
+      value.fail(fmt::format("out of order: it is entry {} here but entry {} in the definition's order ({})", tensors.size(),
                              expected_index, fmt::join(expected_names, ", ")));
     }
     tensors.push_back(parse_tensor(name, value, axes));
@@ -173,6 +174,20 @@ std::vector<TensorDefinition> parse_tensors(const JsonValue& root, std::string_v
     object.fail(fmt::format("\"{}\" is missing", expected_names[tensors.size()]));
   }
   return tensors;
+}
+
+// The function of the reference code that makes a workload's "custom" inputs (SOL-ExecBench calls it by name).
+std::string parse_entry_point(const JsonValue& root) {
+  const std::optional<JsonValue> found = root.find("custom_inputs_entrypoint");
+  if (!found) return {};
+  const std::string name = found->as_non_empty_string();
+  const bool identifier = std::isalpha(static_cast<unsigned char>(name.front())) || name.front() == '_';
+  if (!identifier || !std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+      })) {
+    found->fail(fmt::format("must be the name of a Python function of the reference, got \"{}\"", name));
+  }
+  return name;
 }
 
 void check_tags(const JsonValue& root) {
@@ -189,7 +204,8 @@ Definition load_definition(const std::filesystem::path& path) {
   const JsonValue root(document, path.string());
   root.expect_object();
   root.reject_unknown_fields(
-      {"name", "op_type", "description", "hf_id", "tags", "axes", "inputs", "outputs", "reference"});
+      {"name", "op_type", "description", "hf_id", "tags", "axes", "inputs", "outputs", "reference",
+       "custom_inputs_entrypoint"});
   Definition definition;
   definition.path = path;
   const JsonValue name = root.at("name");
@@ -202,6 +218,7 @@ Definition load_definition(const std::filesystem::path& path) {
   definition.description = root.at("description").as_string();
   root.at("hf_id").as_string();
   optional_string(root, "reference");
+  definition.custom_inputs_entrypoint = parse_entry_point(root);
   check_tags(root);
   definition.axes = parse_axes(root);
 

@@ -31,8 +31,10 @@ struct Definition {
   std::string op_type;
   std::string description;
   std::vector<AxisDefinition> axes;
-  std::vector<TensorDefinition> inputs;   // SPEC order
+  std::vector<TensorDefinition> inputs;   // the definition's order
   std::vector<TensorDefinition> outputs;
+  // The reference's function that makes every input of a workload whose inputs are "custom" (empty: none).
+  std::string custom_inputs_entrypoint;
   std::filesystem::path path;
 };
 
@@ -47,7 +49,8 @@ struct Workload {
   std::string uuid;
   ProblemShape shape;
   Tolerance tolerance;
-  std::optional<double> file_required_match_ratio;  // as spelled in the file (recorded; not applied, see SPEC.md)
+  // required_match_ratio as the official files spell it: recorded, not applied (docs/suite-format.md, "Tolerance").
+  std::optional<double> file_required_match_ratio;
   std::map<std::string, InputDescriptor> inputs;
   int line = 0;  // 1-based line in the JSONL
 };
@@ -76,7 +79,7 @@ struct AxisLimits {
 };
 
 struct Case {
-  int index = -1;     // position in the suite; -1 for a custom B,Lq,Lv case
+  int index = -1;     // position in the suite; -1 for a custom size (BxLqxLv)
   std::string uuid;   // empty for custom cases
   ProblemShape shape;
   Tolerance tolerance;
@@ -84,8 +87,8 @@ struct Case {
   std::string label() const;           // "#3 9df4cc20" or "custom B=1 Lq=64 Lv=196"
 };
 
-// Selectors: an index ("3"), a uuid or a unique uuid prefix of at least 8 characters, or "B,Lq,Lv" for a custom size
-// (tolerance atol = custom_atol, rtol 0.05). No selectors: every workload. Throws UsageError.
+// Selectors: an index ("3"), a uuid or a unique uuid prefix of at least 8 characters, or "BxLqxLv" for a custom size
+// (tolerance atol = custom_atol, rtol 0.05; the CLI's --shape). No selectors: every workload. Throws UsageError.
 std::vector<Case> select_cases(const Suite& suite, const std::vector<std::string>& selectors, double custom_atol = 0.01);
 
 }  // namespace vlb

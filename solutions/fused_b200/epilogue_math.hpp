@@ -27,8 +27,8 @@ static_assert(kVisionSectionStart[1] == 42 && kVisionSectionStart[2] == 84 && kV
               "vision_rotary_pair spells these section bounds out as scalars");
 
 // How a rotated pair is computed. kFp32: in fp32 on the biased accumulator, rounded to bf16 once. kReferenceBf16: the
-// reference's arithmetic (SPEC step 2): the biased value rounded to bf16 (the projection's output), cos and sin rounded
-// to bf16, each product and the sum rounded to bf16.
+// reference's arithmetic (docs/operation.md, step 2): the biased value rounded to bf16 (the projection's output), cos
+// and sin rounded to bf16, each product and the sum rounded to bf16.
 enum class RopeArithmetic : int { kFp32 = 0, kReferenceBf16 = 1 };
 
 enum class RopeKind : int {

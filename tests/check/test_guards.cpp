@@ -3,7 +3,7 @@
 
 #include "harness/check/guards.hpp"
 
-TEST_CASE("modified_inputs lists the changed inputs in SPEC order", "[check][guards]") {
+TEST_CASE("modified_inputs lists the changed inputs in the definition's order", "[check][guards]") {
   vlb::InputFingerprints before{};
   for (int i = 0; i < vlb::kNumInputs; ++i) before[i] = 0x1234567890abcdefull * static_cast<std::uint64_t>(i + 1);
   auto after = before;

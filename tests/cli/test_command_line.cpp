@@ -11,14 +11,15 @@ using vlb::cli::CommandLine;
 
 TEST_CASE("run options become a plan", "[cli]") {
   CommandLine command_line;
-  const auto request = command_line.parse({"--solution", "reference,template", "--case", "0,3", "--case", "2,128,196",
+  const auto request = command_line.parse({"--solution", "reference,template", "--case", "0,3", "--shape", "2x128x196",
+                                           "-c", "d48e8b5b", "--shape", "1x64x196,3x5x392",
                                            "--seed", "7", "--rounds", "2", "--warmup", "3", "--iterations", "11",
                                            "--timer", "cupti", "--json", "out.json", "--positions", "random"});
   REQUIRE(request.command == Command::kRun);
   const vlb::RunPlan& plan = request.plan;
   CHECK(plan.solutions == std::vector<std::string>{"reference", "template"});
-  // A custom B,Lq,Lv selector keeps its commas: only --case values are split by the suite's selector rules.
-  CHECK(plan.case_selectors.size() >= 2);
+  // -c values split at commas, in order, then the --shape sizes in order.
+  CHECK(plan.case_selectors == std::vector<std::string>{"0", "3", "d48e8b5b", "2x128x196", "1x64x196", "3x5x392"});
   CHECK(plan.seed == 7);
   CHECK(plan.correctness.rounds == 2);
   REQUIRE(plan.correctness.forced_positions.has_value());
@@ -87,6 +88,36 @@ TEST_CASE("help, version, list and compare need no solution", "[cli]") {
   REQUIRE(compare.command == Command::kCompare);
   CHECK(compare.compare.baseline_file == "a.json");
   CHECK(compare.compare.candidate_file == "b.json");
+}
+
+TEST_CASE("-c 3,4,5 selects three workloads, and the old comma spelling of a size is not a shape", "[cli]") {
+  CommandLine command_line;
+  CHECK(command_line.parse({"-s", "template", "-c", "3,4,5"}).plan.case_selectors ==
+        std::vector<std::string>{"3", "4", "5"});
+  CHECK(command_line.parse({"-s", "template", "--shape", "2x373x588"}).plan.case_selectors ==
+        std::vector<std::string>{"2x373x588"});
+}
+
+TEST_CASE("--dry-run, --list --json and compare's options", "[cli]") {
+  CommandLine command_line;
+  CHECK(command_line.parse({"-s", "template", "--dry-run"}).command == Command::kDryRun);
+  const auto listing = command_line.parse({"--list", "--json"});
+  CHECK(listing.command == Command::kList);
+  CHECK(listing.list_as_json);
+  CHECK_FALSE(command_line.parse({"--list"}).list_as_json);
+  CHECK_THROWS_AS(command_line.parse({"--list", "--json", "out.json"}), UsageError);
+  CHECK_THROWS_AS(command_line.parse({"-s", "template", "--json"}), UsageError);  // a run's results need a file
+  const auto run = command_line.parse({"-s", "template", "--json", "out.json"});
+  CHECK(run.command == Command::kRun);
+  CHECK(run.plan.json_path == std::filesystem::path("out.json"));
+
+  const auto compare = command_line.parse({"compare", "a.json", "b.json", "--threshold", "0.1", "--json"});
+  CHECK(compare.compare.threshold == 0.1);
+  CHECK(compare.compare.as_json);
+  const auto defaults = command_line.parse({"compare", "a.json", "b.json"});
+  CHECK(defaults.compare.threshold == 0.05);
+  CHECK_FALSE(defaults.compare.as_json);
+  CHECK_THROWS_AS(command_line.parse({"compare", "a.json", "b.json", "--threshold", "-1"}), UsageError);
 }
 
 TEST_CASE("a parser can be reused without state leaking between parses", "[cli]") {

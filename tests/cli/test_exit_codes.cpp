@@ -1,6 +1,8 @@
 // The documented exit codes, checked on the real binary (README, "Exit codes").
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 
 #include "support/process.hpp"
@@ -27,7 +29,9 @@ TEST_CASE("registrations that failed before main are reported with exit 2", "[cl
     INFO(result.output);
     CHECK(result.exit_code == 2);
     CHECK_THAT(result.output, Catch::Contains("vlbench: error: solutions could not be registered"));
-    CHECK_THAT(result.output, Catch::Contains("solution 'template' is registered twice"));
+    // Both folders, in the order the linker ran the registrations.
+    CHECK_THAT(result.output, Catch::Contains("solution 'template' is registered twice: in "));
+    CHECK_THAT(result.output, Catch::Contains("solutions/template/ (") && Catch::Contains("tests/cli/ ("));
     CHECK_THAT(result.output, Catch::Contains("ThrowingDescribe::describe() threw: metadata file missing"));
   }
   // --version and --help still work, so the build can be identified.
@@ -39,6 +43,9 @@ TEST_CASE("bad usage and bad input exit 2 with a message", "[cli]") {
       {"--solution", "no_such_solution"},
       {"--solution", "reference", "--case", "99"},
       {"--solution", "reference", "--case", "0,-1,196"},
+      {"--solution", "reference", "-c", "2,373,588"},          // the old spelling of a size: 373 is no index
+      {"--solution", "reference", "--shape", "2,373,588"},
+      {"--solution", "reference", "--shape", "0x64x196"},
       {"--solution", "reference", "--suite", "/nonexistent/suite.jsonl"},
       {"--solution", "reference", "--iterations", "zero"},
   };
@@ -74,6 +81,65 @@ TEST_CASE("without a GPU a run says so in one line and exits 3", "[cli]") {
   INFO(result.output);
   CHECK(result.exit_code == 3);
   CHECK_THAT(result.output, Catch::Contains("no CUDA GPU"));
+}
+
+TEST_CASE("--dry-run checks every input without a GPU and exits 0, or 2 naming what is wrong", "[cli]") {
+  const vlb::testing::ScratchFolder folder;
+  const std::vector<std::string> hidden_gpu = {"CUDA_VISIBLE_DEVICES="};
+  const auto dry = vlb::testing::run_process(
+      vlb::testing::vlbench_binary(),
+      {"-s", "template", "-c", "0,15", "--shape", "2x373x588", "--gpu-spec", "H200_SXM", "--json",
+       folder.file("run.json").string(), "--dump", folder.file("dumps/new").string(), "--dry-run"},
+      hidden_gpu);
+  INFO(dry.output);
+  REQUIRE(dry.exit_code == 0);
+  for (const char* expected : {"3 case(s) x 1 solution(s)", "#0 d48e8b5b", "#15 f36740f8", "custom B=2 Lq=373 Lv=588",
+                               "GPU spec: H200_SXM"}) {
+    CHECK_THAT(dry.output, Catch::Contains(expected));
+  }
+  CHECK_FALSE(std::filesystem::exists(folder.file("run.json")));  // nothing written
+  CHECK_FALSE(std::filesystem::exists(folder.file("dumps")));
+
+  const auto baseline = folder.write("baseline.json", "{\"gpu_key\": ");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> bad = {
+      {{"--gpu-spec", "NO_SUCH_GPU"}, "unknown GPU spec 'NO_SUCH_GPU'"},
+      {{"--baseline", baseline.string()}, "baseline.json"},
+      {{"--baseline", folder.file("missing.json").string()}, "missing.json"},
+      {{"--json", folder.path().string()}, "it is a folder"},
+      {{"--dump", baseline.string()}, "not a writable folder"},
+  };
+  for (const auto& [options, expected] : bad) {
+    std::vector<std::string> arguments = {"-s", "template", "-c", "15", "--dry-run"};
+    arguments.insert(arguments.end(), options.begin(), options.end());
+    const auto result = vlb::testing::run_process(vlb::testing::vlbench_binary(), arguments, hidden_gpu);
+    INFO(result.output);
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.output, Catch::Contains(expected));
+  }
+}
+
+TEST_CASE("a real run checks what --dry-run checks before it looks for a GPU", "[cli]") {
+  const auto result = vlb::testing::run_process(vlb::testing::vlbench_binary(),
+                                                {"-s", "template", "-c", "15", "--gpu-spec", "NO_SUCH_GPU"},
+                                                {"CUDA_VISIBLE_DEVICES="});
+  INFO(result.output);
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.output, Catch::Contains("unknown GPU spec"));
+}
+
+TEST_CASE("--list --json describes the suite and the solutions for machines", "[cli]") {
+  const auto result = run_vlbench({"--list", "--json", "-c", "3", "--shape", "1x64x196"});
+  INFO(result.output);
+  REQUIRE(result.exit_code == 0);
+  const nlohmann::json listing = nlohmann::json::parse(result.output);
+  REQUIRE(listing.at("cases").size() == 2);
+  CHECK(listing.at("cases")[0].at("uuid") == "9df4cc20-4c6d-5b70-ad81-8185ad4755b0");
+  CHECK(listing.at("cases")[0].at("shape").at("lang_seq_len") == 1024);
+  CHECK(listing.at("cases")[1].at("index") == -1);
+  CHECK(listing.at("suite").at("definition") == "034_vision_language_cross_attention_fusion");
+  bool template_listed = false;
+  for (const auto& solution : listing.at("solutions")) template_listed |= solution.at("name") == "template";
+  CHECK(template_listed);
 }
 
 TEST_CASE("--help documents the exit codes and exits 0", "[cli]") {

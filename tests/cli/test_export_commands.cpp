@@ -47,7 +47,7 @@ TEST_CASE("vlbench package writes the template's package and names its entry poi
   CHECK(package.at("name") == "template");
   CHECK(packaged.output == "wrote " + package_path.string() + ": solution 'template', " +
                                std::to_string(package.at("sources").size()) +
-                               " source file(s), entry point harness/export/torch_binding.cpp::run\n");
+                               " source file(s), entry point harness_export_torch_binding.cpp::run\n");
 
   const auto unknown = run_vlbench({"package", "--solution", "no_such_solution", "-o", package_path.string()});
   CHECK(unknown.exit_code == 2);

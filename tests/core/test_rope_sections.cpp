@@ -1,4 +1,4 @@
-// The K RoPE section layout of core/problem.hpp against SPEC.md step 3: t [0,42), h [42,84), w [84,128), pairs
+// The K RoPE section layout of core/problem.hpp against docs/operation.md step 3: t [0,42), h [42,84), w [84,128), pairs
 // numbered section after section, every dimension and every pair in exactly one section.
 #include <catch2/catch.hpp>
 

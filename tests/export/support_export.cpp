@@ -38,6 +38,8 @@ void set_official_workload(CaseResult& result, int case_index) {
   result.shape = {workload.at("axes").at("batch_size").get<std::int64_t>(),
                   workload.at("axes").at("lang_seq_len").get<std::int64_t>(),
                   workload.at("axes").at("vision_seq_len").get<std::int64_t>()};
+  result.tolerance.atol = workload.at("tolerance").at("max_atol").get<double>();
+  result.tolerance.rtol = workload.at("tolerance").at("max_rtol").get<double>();
 }
 
 CaseResult make_failed_case(std::mt19937_64& rng, const std::string& solution, int case_index, CaseStatus status,

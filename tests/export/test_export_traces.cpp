@@ -33,9 +33,10 @@ void require_valid_trace(const json& trace) {
   REQUIRE(workload.at("axes").size() == 3);
   for (const auto& [axis, value] : workload.at("axes").items()) REQUIRE((value.is_number_integer() && value >= 0));
   REQUIRE(workload.at("inputs").size() == 11);
-  for (const auto& [name, descriptor] : workload.at("inputs").items()) {
-    REQUIRE((descriptor == json{{"type", "random"}} || descriptor == json{{"type", "custom"}}));
-  }
+  for (const auto& [name, descriptor] : workload.at("inputs").items()) REQUIRE(descriptor == json{{"type", "custom"}});
+  const json& tolerance = workload.at("tolerance");
+  REQUIRE(tolerance.size() == 3);
+  for (const char* key : {"max_atol", "max_rtol", "required_matched_ratio"}) REQUIRE(tolerance.at(key).is_number());
 
   const json& evaluation = trace.at("evaluation");
   REQUIRE(evaluation.size() == 6);
@@ -55,10 +56,11 @@ void require_valid_trace(const json& trace) {
     const json& correctness = evaluation.at("correctness");
     for (const char* key : {"max_relative_error", "max_absolute_error"}) {
       const json& value = correctness.at(key);
-      REQUIRE(((value.is_number() && value.get<double>() >= 0) || value == "NaN"));
+      REQUIRE((value.is_number() && value.get<double>() >= 0));
     }
-    REQUIRE(correctness.at("extra").at("has_nan").is_boolean());
-    REQUIRE(correctness.at("extra").at("has_inf").is_boolean());
+    REQUIRE(correctness.at("has_nan").is_boolean());
+    REQUIRE(correctness.at("has_inf").is_boolean());
+    REQUIRE_FALSE((correctness.at("has_nan") == true && correctness.at("has_inf") == true));
   }
   if (status == "PASSED") {
     for (const auto& [key, value] : evaluation.at("performance").items()) {
@@ -108,7 +110,7 @@ TEST_CASE("every evaluated official workload gives one schema-valid trace", "[ex
   }
 }
 
-TEST_CASE("workload inputs and axes are those of workloads/workloads.jsonl", "[export][traces]") {
+TEST_CASE("workload inputs, axes and tolerance are those of workloads/workloads.jsonl", "[export][traces]") {
   const std::uint64_t seed = test::fresh_seed();
   CAPTURE(seed);
   const std::vector<json> traces = make_traces(test::make_export_run(seed, "template"), nullptr);
@@ -121,6 +123,10 @@ TEST_CASE("workload inputs and axes are those of workloads/workloads.jsonl", "[e
     REQUIRE(match != official.end());
     REQUIRE(workload.at("axes") == match->at("workload").at("axes"));
     REQUIRE(workload.at("inputs") == match->at("workload").at("inputs"));
+    const json& tolerance = match->at("workload").at("tolerance");
+    REQUIRE(workload.at("tolerance").at("max_atol") == tolerance.at("max_atol"));
+    REQUIRE(workload.at("tolerance").at("max_rtol") == tolerance.at("max_rtol"));
+    REQUIRE(workload.at("tolerance").at("required_matched_ratio") == 0.99);  // what vlbench and SOL-ExecBench apply
     REQUIRE(trace.at("definition") == match->at("definition"));
   }
 }
@@ -142,7 +148,8 @@ TEST_CASE("correctness carries the worst round, NaNs flagged; performance the me
           worst_over_rounds(passed, &ComparisonStats::max_abs_error));
   REQUIRE(passed_eval.at("correctness").at("max_relative_error").get<double>() ==
           worst_over_rounds(passed, &ComparisonStats::max_rel_error));
-  REQUIRE(passed_eval.at("correctness").at("extra").at("has_nan") == false);
+  REQUIRE(passed_eval.at("correctness").at("has_nan") == false);
+  REQUIRE(passed_eval.at("correctness").at("extra").at("rounds") == passed.correctness.size());
   const json& performance = passed_eval.at("performance");
   REQUIRE(performance.at("latency_ms").get<double>() == passed.timing->stats.median);
   REQUIRE(performance.at("reference_latency_ms").get<double>() == reference.timing->stats.median);
@@ -150,10 +157,11 @@ TEST_CASE("correctness carries the worst round, NaNs flagged; performance the me
           Approx(reference.timing->stats.median / passed.timing->stats.median).epsilon(1e-12));
 
   const json& numerical_eval = trace_for(traces, numerical.solution, numerical.uuid)->at("evaluation");
-  REQUIRE(numerical_eval.at("correctness").at("extra").at("has_nan") == true);
-  REQUIRE(numerical_eval.at("correctness").at("extra").at("has_inf") == false);
-  REQUIRE(numerical_eval.at("correctness").at("max_absolute_error").get<double>() ==
-          worst_over_rounds(numerical, &ComparisonStats::max_abs_error));
+  // A NaN in the output: flagged, and the error figures are 0, as SOL-ExecBench writes them.
+  REQUIRE(numerical_eval.at("correctness").at("has_nan") == true);
+  REQUIRE(numerical_eval.at("correctness").at("has_inf") == false);
+  REQUIRE(numerical_eval.at("correctness").at("max_absolute_error").get<double>() == 0.0);
+  REQUIRE(numerical_eval.at("correctness").at("max_relative_error").get<double>() == 0.0);
 
   const json& environment = passed_eval.at("environment");
   REQUIRE(environment.at("hardware") == "NVIDIA_H200");
@@ -189,15 +197,24 @@ TEST_CASE("a separate reference run supplies reference latencies; without one th
   for (const json& trace : traces) require_valid_trace(trace);
 }
 
-TEST_CASE("a NaN error figure is written as the string NaN, never as a bare number", "[export][traces]") {
+TEST_CASE("an Inf without NaN sets has_inf; a NaN error figure never reaches the file as a number", "[export][traces]") {
   const std::uint64_t seed = test::fresh_seed();
   CAPTURE(seed);
   RunRecord run = test::make_export_run(seed, "fused_b200");
-  run.cases[1].correctness[0].stats.max_abs_error = std::nan("");
-  const std::vector<json> traces = make_traces(run, nullptr);
-  const json& correctness =
-      trace_for(traces, run.cases[1].solution, run.cases[1].uuid)->at("evaluation").at("correctness");
-  REQUIRE(correctness.at("max_absolute_error") == "NaN");
+  CaseResult& numerical = run.cases[1];
+  for (CorrectnessRound& round : numerical.correctness) round.stats.nan_count = 0;
+  numerical.correctness.back().stats.inf_count = 3;
+  json correctness = trace_for(make_traces(run, nullptr), numerical.solution, numerical.uuid)
+                         ->at("evaluation").at("correctness");
+  REQUIRE(correctness.at("has_inf") == true);
+  REQUIRE(correctness.at("has_nan") == false);
+  REQUIRE(correctness.at("max_absolute_error").get<double>() == 0.0);
+
+  numerical.correctness.back().stats.inf_count = 0;
+  numerical.correctness[0].stats.max_abs_error = std::nan("");
+  correctness = trace_for(make_traces(run, nullptr), numerical.solution, numerical.uuid)
+                    ->at("evaluation").at("correctness");
+  REQUIRE(correctness.at("max_absolute_error").get<double>() == 0.0);
   REQUIRE(correctness.at("max_relative_error").is_number());
 }
 

@@ -83,6 +83,17 @@ void require_valid_solution(const json& package) {
     REQUIRE(paths.insert(path).second);  // unique
   }
   REQUIRE(paths.count(entry_file) == 1);
+  // SOL-ExecBench's build step compiles only the translation units at the top level of the package folder.
+  for (const std::string& path : paths) {
+    const std::string extension = fs::path(path).extension().string();
+    if (extension == ".cu" || extension == ".cpp" || extension == ".cc") REQUIRE(path.find('/') == std::string::npos);
+  }
+}
+
+// A project translation unit's name at the package's top level (harness/core/errors.cpp -> harness_core_errors.cpp).
+std::string top_level(std::string path) {
+  std::replace(path.begin(), path.end(), '/', '_');
+  return path;
 }
 
 std::map<std::string, std::string> sources_of(const json& package) {
@@ -124,7 +135,7 @@ TEST_CASE("the template's package validates against SOL-ExecBench's solution sch
   REQUIRE(package.at("name") == "template");
   REQUIRE(package.at("author") == "vlbench");
   const json& spec = package.at("spec");
-  REQUIRE(spec.at("entry_point") == "harness/export/torch_binding.cpp::run");
+  REQUIRE(spec.at("entry_point") == "harness_export_torch_binding.cpp::run");
   REQUIRE(spec.at("target_hardware") == json{"B200", "LOCAL"});  // no target list: every family
   REQUIRE(spec.at("dependencies") == json{"cublas"});              // template_solution.cu includes <cublas_v2.h>
   REQUIRE(spec.at("languages") == json{"cuda_cpp", "cublas"});
@@ -143,23 +154,34 @@ TEST_CASE("the template's package validates against SOL-ExecBench's solution sch
 TEST_CASE("the template's package holds its folder, the binding and the closure of what they include",
           "[export][package]") {
   const std::map<std::string, std::string> files = sources_of(make_solution_package(template_info(), kSourceRoot));
-  for (const char* expected : {"harness/export/torch_binding.cpp", "solutions/template/template_solution.cu",
-                               "harness/solution/registry.hpp", "harness/solution/registry.cpp",
-                               "harness/solution/solution.hpp", "harness/core/errors.hpp", "harness/core/errors.cpp",
-                               "harness/core/cuda_check.hpp", "harness/core/cuda_check.cpp",
-                               "harness/core/problem.hpp", "harness/core/problem.cpp",
-                               "harness/core/device_info.hpp"}) {
-    INFO("expected " << expected);
-    REQUIRE(files.count(expected) == 1);
+  const std::vector<std::string> units = {"harness/export/torch_binding.cpp", "solutions/template/template_solution.cu",
+                                          "harness/solution/registry.cpp", "harness/core/errors.cpp",
+                                          "harness/core/cuda_check.cpp", "harness/core/problem.cpp"};
+  const std::vector<std::string> headers = {"harness/solution/registry.hpp", "harness/solution/solution.hpp",
+                                            "harness/core/errors.hpp", "harness/core/cuda_check.hpp",
+                                            "harness/core/problem.hpp", "harness/core/device_info.hpp"};
+  for (const std::string& unit : units) {
+    INFO("expected " << unit << " as " << top_level(unit));
+    REQUIRE(files.count(top_level(unit)) == 1);
+    // Their includes already name headers from the root, so they travel unchanged.
+    REQUIRE(files.at(top_level(unit)) == testing::read_text(kSourceRoot / unit));
+  }
+  for (const std::string& header : headers) {
+    INFO("expected " << header);
+    REQUIRE(files.count(header) == 1);
   }
   // The harness's device query needs fmt and only the harness calls it.
-  REQUIRE(files.count("harness/core/device_info.cpp") == 0);
+  REQUIRE(files.count(top_level("harness/core/device_info.cpp")) == 0);
   require_closed(files);
   for (const auto& [path, content] : files) {
     INFO(path);
-    REQUIRE(fs::is_regular_file(kSourceRoot / path));  // a project file, named relative to the project root
+    if (path.find('/') == std::string::npos) continue;  // a translation unit, checked above
+    REQUIRE(fs::is_regular_file(kSourceRoot / path));  // a project header, at its path from the project root
     REQUIRE(content == testing::read_text(kSourceRoot / path));
   }
+  REQUIRE(files.size() == units.size() + std::count_if(files.begin(), files.end(), [](const auto& file) {
+            return file.first.find('/') != std::string::npos;
+          }));
   // No reference, runner, CLI or test code rides along.
   for (const auto& [path, content] : files) {
     REQUIRE(path.rfind("reference/", 0) != 0);
@@ -219,10 +241,14 @@ TEST_CASE("per-architecture files follow the target families, and the sibling im
   const json blackwell = make_solution_package(fake_info({100}), project.root());
   require_valid_solution(blackwell);
   const std::map<std::string, std::string> files = sources_of(blackwell);
-  REQUIRE(files.count("solutions/fake/kernel_sm100.cu") == 1);
-  REQUIRE(files.count("solutions/fake/kernel_sm90.cu") == 0);
+  REQUIRE(files.count("solutions_fake_kernel_sm100.cu") == 1);
+  REQUIRE(files.count("solutions_fake_kernel_sm90.cu") == 0);
   REQUIRE(files.count("solutions/fake/notes.txt") == 0);
-  REQUIRE(files.count("harness/api.cpp") == 1);  // beside a packaged header
+  REQUIRE(files.count("harness_api.cpp") == 1);  // beside a packaged header
+  REQUIRE(files.count("solutions/fake/kernel.hpp") == 1);  // headers keep their place
+  // Moved to the top level, a translation unit names the headers it found beside itself from the package root.
+  REQUIRE(files.at("solutions_fake_kernel_sm100.cu") ==
+          "#include \"solutions/fake/kernel.hpp\"\n#include \"harness/api.hpp\"\n");
   require_closed(files);
   const json& spec = blackwell.at("spec");
   REQUIRE(spec.at("target_hardware") == json{"B200"});
@@ -232,8 +258,8 @@ TEST_CASE("per-architecture files follow the target families, and the sibling im
   REQUIRE_FALSE(has_flag(spec.at("compile_options").at("cuda_cflags"), "-gencode=arch=compute_90a,code=sm_90a"));
 
   const json hopper = make_solution_package(fake_info({90}), project.root());
-  REQUIRE(sources_of(hopper).count("solutions/fake/kernel_sm90.cu") == 1);
-  REQUIRE(sources_of(hopper).count("solutions/fake/kernel_sm100.cu") == 0);
+  REQUIRE(sources_of(hopper).at("solutions_fake_kernel_sm90.cu") == "#include \"solutions/fake/kernel.hpp\"\n");
+  REQUIRE(sources_of(hopper).count("solutions_fake_kernel_sm100.cu") == 0);
   REQUIRE(hopper.at("spec").at("target_hardware") == json{"LOCAL"});
 }
 
@@ -263,6 +289,16 @@ TEST_CASE("a package fails on what the evaluator could not build", "[export][pac
     project.file("harness/core/device_info.cpp", "#include \"harness/core/device_info.hpp\"\n");
     project.file("solutions/fake/a.cu", "#include \"harness/core/device_info.hpp\"\nint n = device_count ();\n");
     require_error<InputError>(fake_info({}), project.root(), "solutions/fake/a.cu calls device_count()");
+  }
+  SECTION("two translation units that would share a top-level name") {
+    project.file("solutions/fake/x.cu", "#include \"solutions/fake_x.hpp\"\n");
+    project.file("solutions/fake_x.hpp", "#pragma once\n");
+    project.file("solutions/fake_x.cu", "#include \"solutions/fake_x.hpp\"\n");
+    require_error<InputError>(fake_info({}), project.root(), "solutions_fake_x.cu");
+  }
+  SECTION("a stream API that SOL-ExecBench forbids") {
+    project.file("solutions/fake/a.cu", "// side work\nvoid f() { cudaStream_t s; cudastreamcreate(&s); }\n");
+    require_error<InputError>(fake_info({}), project.root(), "solutions/fake/a.cu:2 uses cudastreamcreate");
   }
   SECTION("an empty source file") {
     project.file("solutions/fake/a.cu", "");

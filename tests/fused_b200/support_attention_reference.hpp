@@ -1,5 +1,5 @@
 #pragma once
-// An independent double-precision attention for chosen query tokens, written from SPEC.md (steps 4-5: GQA head h on
+// An independent double-precision attention for chosen query tokens, written from docs/operation.md (steps 4-5: GQA head h on
 // KV head h / 4, softmax(Q K^T / sqrt(128)) V, no mask), for checking the attention stage alone.
 #include <cuda_bf16.h>
 

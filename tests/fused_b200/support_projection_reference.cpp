@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::int64_t kHead = 128;
 
-// SPEC.md step 2/3: rotate-half inside [start, start + width) with inv_freq = 10000^(-2i/width).
+// docs/operation.md step 2/3: rotate-half inside [start, start + width) with inv_freq = 10000^(-2i/width).
 void rotate_section(const std::vector<double>& in, std::vector<double>& out, std::int64_t head0, std::int64_t start,
                     std::int64_t width, double position) {
   const std::int64_t half = width / 2;

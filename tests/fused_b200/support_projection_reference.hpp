@@ -1,6 +1,6 @@
 #pragma once
 // An independent double-precision reference of one projection output (GEMM + bias + RoPE + scale) for chosen rows,
-// written from SPEC.md rather than from epilogue_math.hpp, and an element-wise checker of device rows against it.
+// written from docs/operation.md rather than from epilogue_math.hpp, and an element-wise checker of device rows against it.
 #include <cuda_bf16.h>
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // The fused projections' epilogue math on the CPU: RoPE pairing, frequencies and rotated values against hand values
-// (computed independently in double precision), and every pairing against the SPEC's definition.
+// (computed independently in double precision), and every pairing against docs/operation.md.
 #include <catch2/catch.hpp>
 
 #include <cmath>

@@ -72,8 +72,8 @@ TEST_CASE("fused_b200: 20 shapes drawn at random (B 1-64, Lq 1-8192, Lv 1-12544)
   std::vector<std::string> arguments;
   for (int i = 0; i < 20; ++i) {
     const std::int64_t batch = draw(64), lang = draw(8192), vision = draw(12544);
-    arguments.push_back("-c");
-    arguments.push_back(std::to_string(batch) + "," + std::to_string(lang) + "," + std::to_string(vision));
+    arguments.push_back("--shape");
+    arguments.push_back(std::to_string(batch) + "x" + std::to_string(lang) + "x" + std::to_string(vision));
   }
   expect_passed_with_margin(run_fused(arguments), 20, 3);
 }

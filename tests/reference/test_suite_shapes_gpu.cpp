@@ -1,4 +1,4 @@
-// All 16 workloads of the suite (SPEC.md) through the GPU reference, checked against the GPU exact fp32 path with
+// All 16 workloads of the suite (docs/operation.md) through the GPU reference, checked against the GPU exact fp32 path with
 // each workload's tolerance: the references fit in memory and run in seconds at every size, the largest included
 // (about 6 s on an H200, where the least margin was workload 15 with 99.87% of the elements within tolerance).
 #include <catch2/catch.hpp>
@@ -19,7 +19,7 @@ struct Workload {
   double atol;
 };
 
-// SPEC.md's table, in order.
+// docs/operation.md's table, in order.
 constexpr std::array<Workload, 16> kWorkloads = {{
     {{2, 256, 392}, 0.0098},  {{64, 256, 392}, 0.018},  {{1, 512, 784}, 0.0082},  {{2, 1024, 1568}, 0.012},
     {{16, 512, 784}, 0.013},  {{1, 4096, 6272}, 0.0053}, {{4, 541, 980}, 0.012},  {{2, 512, 784}, 0.012},

@@ -1,4 +1,4 @@
-// The references' workspaces stay bounded for every workload of the suite (SPEC.md), the largest included.
+// The references' workspaces stay bounded for every workload of the suite (docs/operation.md), the largest included.
 #include <catch2/catch.hpp>
 
 #include <array>

@@ -134,7 +134,7 @@ RunRecord make_seeded_run(std::uint64_t seed) {
                                       13000, 13000, "13.0.48", "13.0.0.19", "4.2.0", "H200_SXM"};
   run.settings.suite = "all";
   run.settings.solutions = {"flash_sm90", "naive"};
-  run.settings.case_selectors = {"0", "3", "1,64,196"};
+  run.settings.case_selectors = {"0", "3", "1x64x196"};
   run.settings.seed = rng();
   run.settings.correctness_rounds = 2;
   run.settings.timing.warmup_iterations = 7;

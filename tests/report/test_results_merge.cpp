@@ -29,7 +29,7 @@ TwoHalves split_run(std::uint64_t seed) {
   halves.second.environment.hostname = "bench-node-8";
   halves.second.environment.gpu_uuid = "GPU-00000000-1111-2222-3333-444444444444";
   halves.second.timestamp = "2026-11-29T15:29:00Z";  // started a minute earlier
-  halves.first.settings.case_selectors = {"0", "3", "1,64,196"};
+  halves.first.settings.case_selectors = {"0", "3", "1x64x196"};
   halves.second.settings.case_selectors = {"1", "2", "3", "5"};
   return halves;
 }
@@ -55,7 +55,7 @@ TEST_CASE("two halves of a run merge into it: run order, recomputed summary, eve
   CHECK(record.git_dirty);                            // either build was dirty
   CHECK(record.argv.empty());                         // the caller records its own command
   CHECK(record.settings.solutions == std::vector<std::string>{"flash_sm90", "naive"});
-  CHECK(record.settings.case_selectors == std::vector<std::string>{"0", "3", "1,64,196", "1", "2", "5"});
+  CHECK(record.settings.case_selectors == std::vector<std::string>{"0", "3", "1x64x196", "1", "2", "5"});
   // What is not merged is the first file's.
   CHECK(record.harness_version == halves.first.harness_version);
   test::require_same(halves.first.settings.timing, record.settings.timing, "settings.timing");

@@ -1,4 +1,4 @@
-// The printers and compare_runs: verdicts by the measured noise, matching by uuid or shape, and what the text shows.
+// The printers: the case table, the summary and the progress lines (compare_runs: test_compare.cpp).
 #include <catch2/catch.hpp>
 
 #include <fmt/format.h>
@@ -12,111 +12,6 @@
 
 namespace vlb {
 namespace {
-
-CaseResult measured(const std::string& solution, const std::string& uuid, double median_ms, double stddev_ms,
-                    ProblemShape shape = {1, 256, 392}) {
-  CaseResult result;
-  result.solution = solution;
-  result.uuid = uuid;
-  result.case_index = uuid.empty() ? -1 : static_cast<int>(uuid.size() % 16);
-  result.shape = shape;
-  result.status = CaseStatus::kPassed;
-  TimingResult timing;
-  timing.samples_ms = {median_ms - stddev_ms, median_ms, median_ms + stddev_ms};
-  timing.stats.count = 3;
-  timing.stats.median = median_ms;
-  timing.stats.mean = median_ms;
-  timing.stats.stddev = stddev_ms;
-  result.timing = timing;
-  return result;
-}
-
-RunRecord run_of(std::vector<CaseResult> cases) {
-  RunRecord run;
-  run.cases = std::move(cases);
-  return run;
-}
-
-const ComparisonRow& row_for(const std::vector<ComparisonRow>& rows, const std::string& uuid) {
-  for (const ComparisonRow& row : rows) {
-    if (row.uuid == uuid) return row;
-  }
-  FAIL("no comparison row for " << uuid);
-  return rows.front();
-}
-
-TEST_CASE("compare_runs gives verdicts by the measured noise", "[report][compare]") {
-  const RunRecord a = run_of({
-      measured("flash", "aaaaaaaa-faster", 1.0, 0.01),
-      measured("flash", "bbbbbbbb-within-noise", 1.0, 0.05),
-      measured("flash", "cccccccc-under-1pct", 1.0, 0.001),
-      measured("flash", "dddddddd-slower", 1.0, 0.001),
-      measured("flash", "", 2.0, 0.01, {1, 64, 196}),
-  });
-  const RunRecord b = run_of({
-      measured("flash", "aaaaaaaa-faster", 0.9, 0.01),          // |0.1| > 2*0.01 and > 1%
-      measured("flash", "bbbbbbbb-within-noise", 1.08, 0.02),   // |0.08| <= 2*0.05
-      measured("flash", "cccccccc-under-1pct", 1.005, 0.001),  // |0.005| > 2*0.001 but < 1% of 1.0
-      measured("flash", "dddddddd-slower", 1.05, 0.001),
-      measured("flash", "", 1.0, 0.01, {1, 64, 196}),           // custom: matched by shape
-      measured("flash", "", 1.0, 0.01, {2, 64, 196}),           // custom of another shape: no partner
-      measured("flash", "eeeeeeee-only-in-b", 1.0, 0.01),
-  });
-  const std::vector<ComparisonRow> rows = compare_runs(a, b);
-  REQUIRE(rows.size() == 5);
-  REQUIRE(row_for(rows, "aaaaaaaa-faster").verdict == "faster");
-  REQUIRE(row_for(rows, "aaaaaaaa-faster").ratio == Approx(0.9));
-  REQUIRE(row_for(rows, "aaaaaaaa-faster").latency_a_ms == 1.0);
-  REQUIRE(row_for(rows, "aaaaaaaa-faster").latency_b_ms == 0.9);
-  REQUIRE(row_for(rows, "bbbbbbbb-within-noise").verdict == "same");
-  REQUIRE(row_for(rows, "cccccccc-under-1pct").verdict == "same");
-  REQUIRE(row_for(rows, "dddddddd-slower").verdict == "slower");
-  REQUIRE(row_for(rows, "dddddddd-slower").ratio == Approx(1.05));
-  const ComparisonRow& custom = row_for(rows, "");
-  REQUIRE(custom.verdict == "faster");
-  REQUIRE(custom.ratio == Approx(0.5));
-  REQUIRE(custom.case_index == -1);
-}
-
-TEST_CASE("compare_runs matches by solution, and skips cases not timed on both sides", "[report][compare]") {
-  CaseResult skipped = measured("naive", "ffffffff-skipped", 1.0, 0.01);
-  skipped.status = CaseStatus::kSkipped;
-  skipped.timing.reset();
-  const RunRecord a = run_of({measured("flash", "11111111", 1.0, 0.001), measured("naive", "11111111", 5.0, 0.001),
-                              measured("naive", "ffffffff-skipped", 1.0, 0.01)});
-  const RunRecord b = run_of({measured("naive", "11111111", 4.0, 0.001), measured("flash", "11111111", 1.2, 0.001),
-                              skipped});
-  const std::vector<ComparisonRow> rows = compare_runs(a, b);
-  REQUIRE(rows.size() == 2);
-  for (const ComparisonRow& row : rows) {
-    if (row.solution == "naive") {
-      REQUIRE(row.ratio == Approx(0.8));
-      REQUIRE(row.verdict == "faster");
-    } else {
-      REQUIRE(row.solution == "flash");
-      REQUIRE(row.ratio == Approx(1.2));
-      REQUIRE(row.verdict == "slower");
-    }
-  }
-}
-
-TEST_CASE("two single-solution runs compare one solution against the other", "[report][compare]") {
-  const RunRecord a = run_of({measured("naive", "22222222", 3.0, 0.01)});
-  const RunRecord b = run_of({measured("flash", "22222222", 1.0, 0.01)});
-  const std::vector<ComparisonRow> rows = compare_runs(a, b);
-  REQUIRE(rows.size() == 1);
-  REQUIRE(rows[0].solution == "naive vs flash");
-  REQUIRE(rows[0].verdict == "faster");
-  const std::string text = test::capture_output([&](std::FILE* out) { print_comparison(out, rows); });
-  REQUIRE(text.find("naive vs flash") != std::string::npos);
-  REQUIRE(text.find("3000.00") != std::string::npos);
-  REQUIRE(text.find("1000.00") != std::string::npos);
-  REQUIRE(text.find("0.333") != std::string::npos);
-  REQUIRE(text.find("B is faster on 1, slower on 0, the same on 0 of 1 cases; geometric mean B/A 0.333") !=
-          std::string::npos);
-  REQUIRE(test::capture_output([](std::FILE* out) { print_comparison(out, {}); }) ==
-          "no case was timed in both runs\n");
-}
 
 TEST_CASE("the case table shows every column, dashes for absent figures, and notes", "[report][table]") {
   const RunRecord run = test::make_seeded_run(4711);
@@ -175,15 +70,20 @@ TEST_CASE("progress lines are rewritten in place on a terminal only", "[report][
   const std::string custom = test::capture_output([&](std::FILE* out) { print_progress(out, run.cases.at(4), 5, 6, false); });
   REQUIRE(custom.find("[5/6] naive custom " + describe(run.cases.at(4).shape) + " PASSED") == 0);
 
-  const std::string live = test::capture_output([&](std::FILE* out) { print_progress(out, passed, 1, 6, true); });
-  REQUIRE(live.front() == '\r');
-  REQUIRE(live.back() != '\n');
+  // On a terminal: the live line is erased, and the finished row stays (a table builds up above the live line).
+  const std::string finished = test::capture_output([&](std::FILE* out) { print_progress(out, passed, 1, 6, true); });
+  REQUIRE(finished == "\r\x1b[K" + plain);
   const std::string failure = test::capture_output([&](std::FILE* out) { print_progress(out, crashed, 3, 6, true); });
-  REQUIRE(failure.back() == '\n');  // failures stay on screen
+  REQUIRE(failure.back() == '\n');
   REQUIRE(failure.find("RUNTIME_ERROR") != std::string::npos);
   REQUIRE(failure.find(" us") == std::string::npos);  // not timed: no latency
-  const std::string last = test::capture_output([&](std::FILE* out) { print_progress(out, passed, 6, 6, true); });
-  REQUIRE(last.back() == '\n');
+}
+
+TEST_CASE("the live line names the running case, its stage and the time spent, and is rewritten in place",
+          "[report][table]") {
+  const RunningCase running{3, 16, "template", "#2 89ec0f7e", "timed call 17/60", 3.21};
+  const std::string line = test::capture_output([&](std::FILE* out) { print_running_case(out, running); });
+  REQUIRE(line == "\r[3/16] template #2 89ec0f7e: timed call 17/60, 3.2 s\x1b[K");
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ vlb::RunPlan fanout_plan(const fs::path& json, std::vector<int> devices) {
   vlb::RunPlan plan;
   plan.workloads_dir = vlb::default_workloads_dir();
   plan.solutions = {"template", "reference"};
-  plan.case_selectors = {"15", "8", "0", "2,37,196", "14", "10"};
+  plan.case_selectors = {"15", "8", "0", "2x37x196", "14", "10"};
   plan.seed = 4242;
   plan.devices = vlb::DeviceList{false, std::move(devices)};
   plan.json_path = json;

@@ -13,7 +13,7 @@ vlb::RunPlan small_plan(const std::vector<std::string>& solutions) {
   vlb::RunPlan plan;
   plan.workloads_dir = vlb::default_workloads_dir();
   plan.solutions = solutions;
-  plan.case_selectors = {"15", "2,37,196"};  // an official case and a ragged custom one
+  plan.case_selectors = {"15", "2x37x196"};  // an official case and a ragged custom one
   plan.seed = 1234;
   plan.correctness.rounds = 2;
   plan.timing.warmup_iterations = 2;

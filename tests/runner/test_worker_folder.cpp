@@ -18,7 +18,7 @@ vlb::RunPlan unusual_plan() {
   plan.suite = "/data/suite with spaces.jsonl";
   plan.workloads_dir = "/opt/workloads";
   plan.solutions = {"template", "reference"};
-  plan.case_selectors = {"3", "2,37,196", "d48e8b5b"};
+  plan.case_selectors = {"3", "2x37x196", "d48e8b5b"};
   plan.custom_case_atol = 0.0125;
   plan.shards = {{1, 4}, {0, 2}};
   plan.seed = 0xfedcba9876543210ull;

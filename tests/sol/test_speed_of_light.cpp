@@ -1,4 +1,4 @@
-// Speed of light, score and plausibility against the published B200 figures of SPEC.md.
+// Speed of light, score and plausibility against the published B200 figures of docs/operation.md.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -14,7 +14,7 @@ namespace {
 
 using vlb::ProblemShape;
 
-// The 16 workloads' shapes, from SPEC.md (the suite loader is tested on its own).
+// The 16 workloads' shapes, from docs/operation.md (the suite loader is tested on its own).
 const std::map<std::string, ProblemShape>& published_shapes() {
   static const std::map<std::string, ProblemShape> shapes = {
       {"d48e8b5b-db2e-598e-9168-8e5c1b78d484", {2, 256, 392}},
@@ -44,7 +44,7 @@ const vlb::GpuSpec& b200() {
 
 }  // namespace
 
-TEST_CASE("count_work follows the SPEC formula for MACs, FLOPs and bytes", "[sol]") {
+TEST_CASE("count_work follows the formula of docs/operation.md for MACs, FLOPs and bytes", "[sol]") {
   const ProblemShape shape{2, 128, 196};
   const vlb::WorkCount work = vlb::count_work(shape);
   const double expected_macs = 2.0 * 2 * 128 * 4096 * 4096 + 2.0 * 2 * 196 * 4096 * 1024 + 2.0 * 2 * 32 * 128 * 196 * 128;

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include "harness/core/errors.hpp"
 #include "harness/solution/registry.hpp"
 
@@ -47,6 +49,19 @@ TEST_CASE("a registry lists solutions without constructing them and creates fres
   CHECK(first->workspace_bytes({2, 3, 4}) == 6);
 }
 
+TEST_CASE("a duplicate names the folders of both registrations", "[registry]") {
+  vlb::SolutionRegistry registry;
+  const std::string root = std::filesystem::path(VLBENCH_SOURCE_DIR).string();
+  registry.add(CountingSolution::describe(), [] { return std::make_unique<CountingSolution>(); },
+               root + "/solutions/counting/counting.cu");
+  registry.add(CountingSolution::describe(), [] { return std::make_unique<CountingSolution>(); },
+               "/elsewhere/my_copy/counting.cu");
+  REQUIRE(registry.registration_errors().size() == 1);
+  const std::string& message = registry.registration_errors()[0];
+  CHECK_THAT(message, Catch::Contains("'counting' is registered twice: in solutions/counting/ ("));
+  CHECK_THAT(message, Catch::Contains("and in /elsewhere/my_copy/ (/elsewhere/my_copy/counting.cu)"));
+}
+
 TEST_CASE("duplicate names and empty names are recorded as registration errors, never thrown", "[registry]") {
   vlb::SolutionRegistry registry;
   registry.add(CountingSolution::describe(), [] { return std::make_unique<CountingSolution>(); });
@@ -76,10 +91,26 @@ TEST_CASE("a describe() that throws during static registration becomes a registr
   const std::size_t errors_before = vlb::SolutionRegistry::instance().registration_errors().size();
   // What VLBENCH_REGISTER_SOLUTION expands to, run here instead of before main.
   const vlb::detail::SolutionRegistration registration("BrokenSolution", &describe_throws,
-                                                       [] { return std::make_unique<CountingSolution>(); });
+                                                       [] { return std::make_unique<CountingSolution>(); },
+                                                       __FILE__, nullptr);
   auto& registry = vlb::SolutionRegistry::instance();
   REQUIRE(registry.registration_errors().size() == errors_before + 1);
   CHECK_THAT(registry.registration_errors().back(), Catch::Contains("BrokenSolution::describe() threw: no metadata file"));
+}
+
+TEST_CASE("a describe() that names another solution than its folder is a registration error", "[registry]") {
+  auto& registry = vlb::SolutionRegistry::instance();
+  const std::size_t errors_before = registry.registration_errors().size();
+  const std::string root = std::filesystem::path(VLBENCH_SOURCE_DIR).string();
+  // As vlbench_add_solution(NAME my_kernel) compiles solutions/my_kernel/, whose describe() says "counting".
+  const vlb::detail::SolutionRegistration registration(
+      "MyKernel", &CountingSolution::describe, [] { return std::make_unique<CountingSolution>(); },
+      (root + "/solutions/my_kernel/my_kernel.cu").c_str(), "my_kernel");
+  REQUIRE(registry.registration_errors().size() == errors_before + 1);
+  CHECK_THAT(registry.registration_errors().back(),
+             Catch::Contains("MyKernel::describe() names the solution 'counting', but its folder solutions/my_kernel/ "
+                             "registers it as 'my_kernel'"));
+  CHECK_FALSE(registry.contains("counting"));
 }
 
 TEST_CASE("an unknown solution name is a usage error that lists the registered ones", "[registry]") {

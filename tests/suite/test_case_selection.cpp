@@ -30,7 +30,7 @@ TEST_CASE("no selector selects every workload in order", "[suite][selection]") {
 TEST_CASE("selection by index, uuid, uuid prefix and custom size, in the order given", "[suite][selection]") {
   const Suite& suite = builtin_suite();
   const auto cases = select_cases(
-      suite, {"3", "c87d0d68-ad71-5c8a-8666-5428ae78cfa3", "81d65fe0", "fea58ba1-ce30", "1,64,196", "0"}, 0.02);
+      suite, {"3", "c87d0d68-ad71-5c8a-8666-5428ae78cfa3", "81d65fe0", "fea58ba1-ce30", "1x64x196", "0"}, 0.02);
   REQUIRE(cases.size() == 6);
   CHECK(cases[0].index == 3);
   CHECK(cases[0].shape == ProblemShape{2, 1024, 1568});
@@ -54,14 +54,14 @@ TEST_CASE("selection by index, uuid, uuid prefix and custom size, in the order g
 }
 
 TEST_CASE("the default custom tolerance is atol 0.01", "[suite][selection]") {
-  const auto cases = select_cases(builtin_suite(), {"2,37,200"});
+  const auto cases = select_cases(builtin_suite(), {"2x37x200"});
   REQUIRE(cases.size() == 1);
   CHECK(cases[0].tolerance.atol == 0.01);
   CHECK(cases[0].shape == ProblemShape{2, 37, 200});
 }
 
 TEST_CASE("bad indices list the valid range", "[suite][selection]") {
-  require_usage_error([] { select_cases(builtin_suite(), {"16"}); }, {"16", "out of range", "0..15"});
+  require_usage_error([] { select_cases(builtin_suite(), {"16"}); }, {"16", "out of range", "0..15", "--shape"});
   require_usage_error([] { select_cases(builtin_suite(), {"99999"}); }, {"0..15"});
 }
 
@@ -88,13 +88,27 @@ TEST_CASE("an ambiguous prefix lists its matches; an all-digit prefix can be a u
 }
 
 TEST_CASE("bad custom sizes are usage errors", "[suite][selection]") {
-  require_usage_error([] { select_cases(builtin_suite(), {"1,64"}); }, {"'1,64'", "exactly B,Lq,Lv"});
-  require_usage_error([] { select_cases(builtin_suite(), {"1,64,196,4"}); }, {"exactly B,Lq,Lv"});
-  require_usage_error([] { select_cases(builtin_suite(), {"1,x,196"}); }, {"'x' is not an integer"});
-  require_usage_error([] { select_cases(builtin_suite(), {"1,,196"}); }, {"'' is not an integer"});
-  require_usage_error([] { select_cases(builtin_suite(), {"1,0,196"}); }, {"must be positive"});
-  require_usage_error([] { select_cases(builtin_suite(), {"-2,64,196"}); }, {"must be positive"});
-  require_usage_error([] { select_cases(builtin_suite(), {"5000,64,196"}); }, {"batch_size = 5000 exceeds"});
-  require_usage_error([] { select_cases(builtin_suite(), {"4096,131072,196"}); }, {"would hold"});
-  require_usage_error([] { select_cases(builtin_suite(), {"1,64,196"}, -0.5); }, {"atol >= 0"});
+  require_usage_error([] { select_cases(builtin_suite(), {"1x64"}); }, {"'1x64'", "exactly BxLqxLv"});
+  require_usage_error([] { select_cases(builtin_suite(), {"1x64x196x4"}); }, {"exactly BxLqxLv"});
+  require_usage_error([] { select_cases(builtin_suite(), {"1xx196"}); }, {"'1xx196'", "three integers"});
+  require_usage_error([] { select_cases(builtin_suite(), {"1x0x196"}); }, {"must be positive"});
+  require_usage_error([] { select_cases(builtin_suite(), {"5000x64x196"}); }, {"batch_size = 5000 exceeds"});
+  require_usage_error([] { select_cases(builtin_suite(), {"4096x131072x196"}); }, {"would hold"});
+  require_usage_error([] { select_cases(builtin_suite(), {"1x64x196"}, -0.5); }, {"atol >= 0"});
+}
+
+TEST_CASE("the old comma spelling of a custom size is refused with both new spellings", "[suite][selection]") {
+  // "2,373,588" once meant one custom size; now commas separate cases, so a selector never holds one.
+  require_usage_error([] { select_cases(builtin_suite(), {"2,373,588"}); }, {"-c 0,15", "--shape 2x373x588"});
+}
+
+TEST_CASE("a custom size can never be taken for a uuid prefix", "[suite][selection]") {
+  // 'x' is not a hexadecimal digit: "12345678x1x1" is a size even in a suite whose uuids are all digits.
+  Suite suite = builtin_suite();
+  suite.workloads[0].uuid = "12345678-0000-0000-0000-000000000000";
+  const auto cases = select_cases(suite, {"12345678", "3x1x196"});
+  REQUIRE(cases.size() == 2);
+  CHECK(cases[0].index == 0);
+  CHECK(cases[1].index == -1);
+  CHECK(cases[1].shape == ProblemShape{3, 1, 196});
 }

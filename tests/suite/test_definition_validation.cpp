@@ -53,7 +53,21 @@ TEST_CASE("definition: top-level fields", "[suite][definition]") {
   require_rejected([](OrderedJson& d) { d["version"] = 2; }, {"version: unknown field"});
   require_rejected([](OrderedJson& d) { d["tags"] = "vision"; }, {"tags: must be an array"});
   require_rejected([](OrderedJson& d) { d["reference"] = OrderedJson::array(); }, {"reference: must be a string"});
+  require_rejected([](OrderedJson& d) { d["custom_inputs_entrypoint"] = ""; },
+                   {"custom_inputs_entrypoint: must be a non-empty string"});
+  require_rejected([](OrderedJson& d) { d["custom_inputs_entrypoint"] = "make inputs()"; },
+                   {"custom_inputs_entrypoint: must be the name of a Python function", "make inputs()"});
+  require_rejected([](OrderedJson& d) { d["custom_inputs_entrypoint"] = "2fast"; },
+                   {"custom_inputs_entrypoint: must be the name"});
   require_rejected([](OrderedJson& d) { d = OrderedJson::array(); }, {"must be a JSON object"});
+}
+
+TEST_CASE("definition: the custom-inputs entry point is read", "[suite][definition]") {
+  ScratchFolder folder;
+  auto document = vlb::testing::builtin_definition_json();
+  CHECK(load_definition(folder.write("a.json", document.dump())).custom_inputs_entrypoint == "make_inputs");
+  document.erase("custom_inputs_entrypoint");
+  CHECK(load_definition(folder.write("b.json", document.dump())).custom_inputs_entrypoint.empty());
 }
 
 TEST_CASE("definition: a file that is not JSON names the file and the parse error", "[suite][definition]") {
@@ -96,7 +110,7 @@ TEST_CASE("definition: axes must be this operation's, constants equal to ModelDi
   require_rejected([](OrderedJson& d) { d["axes"] = OrderedJson::array(); }, {"axes: must be a JSON object"});
 }
 
-TEST_CASE("definition: inputs must be the tensor table in SPEC order", "[suite][definition]") {
+TEST_CASE("definition: inputs must be the tensor table in the definition's order", "[suite][definition]") {
   require_rejected([](OrderedJson& d) { d["inputs"] = swapped(d["inputs"], "q_proj_weight", "q_proj_bias"); },
                    {"inputs.q_proj_bias: out of order", "entry 4 here but entry 5"});
   require_rejected([](OrderedJson& d) { d["inputs"].erase("o_proj_weight"); },

@@ -35,6 +35,19 @@ void require_rejected(const std::function<void(OrderedJson&)>& mutate, const std
   vlb::testing::require_input_error([&] { load_workloads(file, builtin_definition()); }, expected);
 }
 
+// A workload line with no custom input (SOL-ExecBench forbids mixing): the bfloat16 inputs random, the positions
+// read from a file.
+void without_custom_inputs(OrderedJson& w) {
+  for (const char* name : {"language_hidden_states", "vision_hidden_states", "q_proj_weight", "q_proj_bias",
+                           "k_proj_weight", "k_proj_bias", "v_proj_weight", "v_proj_bias", "o_proj_weight"}) {
+    w["workload"]["inputs"][name] = {{"type", "random"}};
+  }
+  w["workload"]["inputs"]["language_position_ids"] = {
+      {"type", "safetensors"}, {"path", "positions.safetensors"}, {"tensor_key", "language"}};
+  w["workload"]["inputs"]["vision_grid_thw"] = {
+      {"type", "safetensors"}, {"path", "positions.safetensors"}, {"tensor_key", "grid"}};
+}
+
 }  // namespace
 
 TEST_CASE("workloads: blank lines are skipped and lines are counted in the file", "[suite][workloads]") {
@@ -125,10 +138,12 @@ TEST_CASE("workloads: inputs must name every definition input with a known type"
                    {"workload.inputs.q_proj_weight.type: unknown input type \"zeros\""});
   require_rejected([](OrderedJson& w) { w["workload"]["inputs"]["q_proj_weight"].erase("type"); },
                    {"workload.inputs.q_proj_weight.type: required field is missing"});
-  require_rejected([](OrderedJson& w) { w["workload"]["inputs"]["language_position_ids"]["type"] = "random"; },
-                   {"workload.inputs.language_position_ids.type", "\"custom\""});
-  require_rejected([](OrderedJson& w) { w["workload"]["inputs"]["o_proj_weight"]["type"] = "custom"; },
-                   {"workload.inputs.o_proj_weight.type", "\"random\""});
+  require_rejected(
+      [](OrderedJson& w) {
+        without_custom_inputs(w);
+        w["workload"]["inputs"]["language_position_ids"] = {{"type", "random"}};
+      },
+      {"workload.inputs.language_position_ids.type", "not make valid", "\"custom\""});
   require_rejected([](OrderedJson& w) { w["workload"]["inputs"]["v_proj_bias"]["seed"] = 3; },
                    {"workload.inputs.v_proj_bias.seed: unknown field"});
   require_rejected([](OrderedJson& w) { w["workload"]["inputs"]["v_proj_bias"] = "random"; },
@@ -150,9 +165,49 @@ TEST_CASE("workloads: inputs must name every definition input with a known type"
       {"workload.inputs.k_proj_weight.path: must be a non-empty string"});
 }
 
+TEST_CASE("workloads: when any input is custom, all are, and the definition names the entry point",
+          "[suite][workloads]") {
+  require_rejected([](OrderedJson& w) { w["workload"]["inputs"]["q_proj_weight"] = {{"type", "random"}}; },
+                   {"workload.inputs: mixes \"custom\" inputs (language_hidden_states", "with others (q_proj_weight)",
+                    "when any input is custom, all must be"});
+  require_rejected(
+      [](OrderedJson& w) {
+        w["workload"]["inputs"]["o_proj_weight"] = {
+            {"type", "safetensors"}, {"path", "w.safetensors"}, {"tensor_key", "o"}};
+      },
+      {"workload.inputs: mixes", "with others (o_proj_weight)"});
+
+  // Without the entry point in the definition, custom inputs have nothing to make them.
+  Definition definition = builtin_definition();
+  definition.custom_inputs_entrypoint.clear();
+  ScratchFolder folder;
+  const auto file = folder.write("w.jsonl", vlb::testing::join_lines({vlb::testing::builtin_workload_lines()[0]}));
+  vlb::testing::require_input_error([&] { load_workloads(file, definition); },
+                                    {file.string() + ":1: workload.inputs", "names no custom_inputs_entrypoint"});
+  // A workload without custom inputs needs none.
+  auto line = vlb::testing::builtin_workload_lines()[0];
+  without_custom_inputs(line);
+  const auto plain = folder.write("plain.jsonl", vlb::testing::join_lines({line}));
+  CHECK(load_workloads(plain, definition).size() == 1);
+}
+
+TEST_CASE("workloads: SOL-ExecBench's required_matched_ratio is applied, required_match_ratio only recorded",
+          "[suite][workloads]") {
+  ScratchFolder folder;
+  auto line = vlb::testing::builtin_workload_lines()[0];
+  line["workload"]["tolerance"]["required_matched_ratio"] = 0.995;
+  const auto file = folder.write("w.jsonl", vlb::testing::join_lines({line}));
+  const auto workloads = load_workloads(file, builtin_definition());
+  CHECK(workloads.at(0).tolerance.required_match_ratio == 0.995);
+  CHECK(workloads.at(0).file_required_match_ratio == 0.98);
+  require_rejected([](OrderedJson& w) { w["workload"]["tolerance"]["required_matched_ratio"] = 1.5; },
+                   {"workload.tolerance.required_matched_ratio: must lie in (0, 1], got 1.5"});
+}
+
 TEST_CASE("workloads: a safetensors path is resolved against the workload file's folder", "[suite][workloads]") {
   ScratchFolder folder;
   auto lines = vlb::testing::builtin_workload_lines();
+  without_custom_inputs(lines[0]);
   lines[0]["workload"]["inputs"]["vision_grid_thw"] = {
       {"type", "safetensors"}, {"path", "data/grid.safetensors"}, {"tensor_key", "grid"}};
   const auto file = folder.write("w.jsonl", vlb::testing::join_lines({lines[0]}));

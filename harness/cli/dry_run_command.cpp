@@ -1,0 +1,62 @@
+#include "harness/cli/dry_run_command.hpp"
+
+#include <fmt/format.h>
+
+#include "harness/runner/plan_check.hpp"
+#include "harness/sol/speed_of_light.hpp"
+
+namespace vlb::cli {
+
+namespace {
+
+std::string correctness_text(const RunPlan& plan) {
+  const int rounds = plan.correctness.rounds;
+  std::string text = fmt::format("{} round(s), seeds {}..{}", rounds, plan.seed, plan.seed + rounds - 1);
+  if (plan.correctness.forced_positions) {
+    return text + fmt::format(", {} positions", position_pattern_name(*plan.correctness.forced_positions));
+  }
+  return text + (rounds > 1 ? ", the last with random positions" : "");
+}
+
+std::string timing_text(const RunPlan& plan) {
+  if (!plan.time_cases) return "none (--check-only)";
+  const TimingSettings& timing = plan.timing;
+  std::string calls = timing.adaptive ? fmt::format("adaptive, {} to {} samples, noise target {}",
+                                                    timing.adaptive->min_samples, timing.adaptive->max_samples,
+                                                    timing.adaptive->target_relative_noise)
+                                      : fmt::format("{} timed calls", timing.timed_iterations);
+  return fmt::format("{} warm-up + {}, {} timer, L2 {}", timing.warmup_iterations, calls,
+                     timing.timer == TimerKind::kCupti ? "CUPTI" : "events",
+                     timing.flush_l2 ? "flushed" : "not flushed");
+}
+
+}  // namespace
+
+int run_dry_run_command(const RunPlan& plan, std::FILE* out) {
+  const CheckedPlan checked = check_plan(plan);
+  fmt::print(out, "Dry run: every input was checked; nothing ran and no GPU was used.\n");
+  fmt::print(out, "Suite '{}' ({}): {} case(s) x {} solution(s)\n", checked.suite.name,
+             checked.suite.workloads_path.string(), checked.cases.size(), plan.solutions.size());
+  for (const std::string& solution : plan.solutions) {
+    for (const Case& test_case : checked.cases) {
+      // A custom case's label is its shape already.
+      const std::string shape = test_case.workload != nullptr ? " " + describe(test_case.shape) : "";
+      fmt::print(out, "  would run {:<14} {}{}  atol {}\n", solution, test_case.label(), shape, test_case.tolerance.atol);
+    }
+  }
+  fmt::print(out, "Correctness: {}\n", correctness_text(plan));
+  fmt::print(out, "Timing: {}\n", timing_text(plan));
+  fmt::print(out, "GPU spec: {}\n",
+             checked.gpu_spec ? checked.gpu_spec->key + " (--gpu-spec)" : "chosen from the GPU's name when it runs");
+  fmt::print(out, "Baseline: {} ({} table(s) read)\n",
+             checked.baselines ? checked.baselines->source
+                               : std::string(plan.baseline_path ? "" : "chosen for the GPU spec when it runs"),
+             checked.baseline_files.size());
+  if (checked.file_inputs > 0) fmt::print(out, "Inputs from files: {} checked\n", checked.file_inputs);
+  fmt::print(out, "Results: {}\n", plan.json_path ? plan.json_path->string() : "none (--json PATH writes them)");
+  if (plan.dump_dir) fmt::print(out, "Dumps: {}\n", plan.dump_dir->string());
+  fmt::print(out, "Isolation: {}\n", plan.isolation ? "a worker process per (solution, case)" : "off (--no-isolation)");
+  return 0;
+}
+
+}  // namespace vlb::cli

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Every documented command that needs a GPU, run exactly as written on the GPU (the CPU half,
+test_documented_commands.py, runs them with --dry-run). Exit 77 (SKIPPED) where there is no CUDA GPU.
+
+scripts/run_gpu_checks.sh runs the GPU tests, this one among them: run from there (VLBENCH_IN_GPU_CHECKS=1), this
+test leaves that script out, which is then the command running it; run on its own, it runs that script too, whose
+nested run of this test leaves it out in turn. `scripts/upstream_check.sh run` needs what `prepare` left in .whl and
+.carry (README, docs/leaderboard.md section 3).
+
+Environment (set by ctest): VLBENCH_BINARY, VLBENCH_SOURCE_DIR, VLBENCH_BINARY_DIR.
+"""
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import documented_commands as docs  # noqa: E402
+
+
+def has_gpu():
+    probe = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True) if \
+        subprocess.run(["which", "nvidia-smi"], capture_output=True).returncode == 0 else None
+    return probe is not None and probe.returncode == 0 and "GPU" in probe.stdout
+
+
+class DocumentedGpuCommands(unittest.TestCase):
+    def test_every_step_that_needs_a_gpu_runs_as_written(self):
+        seed = random.SystemRandom().randrange(1 << 32)
+        nested = os.environ.get("VLBENCH_IN_GPU_CHECKS") == "1"
+        ran = set()
+        with tempfile.TemporaryDirectory() as scratch:
+            folder = docs.make_user_folder(scratch, seed, with_prepared_upstream_check=True)
+            for where, command in docs.documented_commands():
+                for step in docs.steps(command):
+                    kind = docs.how_to_run(step)
+                    if kind not in (docs.DRY_RUN, docs.GPU, docs.ENCLOSING) or (kind == docs.ENCLOSING and nested):
+                        continue
+                    if docs.same_command(step) in ran:
+                        continue  # shown in several places (build/vlbench or vlbench): run once
+                    ran.add(docs.same_command(step))
+                    with self.subTest(where=where, step=step):
+                        result = docs.run_step(step, folder)
+                        self.assertEqual(result.returncode, 0, f"{result.stdout[-4000:]}\n{result.stderr[-4000:]}")
+
+
+if __name__ == "__main__":
+    if not has_gpu():
+        print("SKIPPED: no CUDA GPU (nvidia-smi -L lists none)")
+        sys.exit(77)
+    unittest.main(verbosity=2)

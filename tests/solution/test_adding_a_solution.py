@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""docs/adding-a-solution.md followed literally: its shell block copies the template in a scratch tree, its CMake line
+becomes the new folder's CMakeLists.txt, the class is renamed and describe() and the registration line are taken from
+its C++ block; the folder is then built against this build's libraries (tests/solution/solution_project) and the
+page's commands run (step 4 with --dry-run, as no GPU is needed for it). Also: CMake refuses a folder whose name is
+not the solution's, and the built vlbench refuses a describe() that names another solution.
+
+Environment (set by ctest): VLBENCH_SOURCE_DIR, VLBENCH_BINARY_DIR.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+SOURCE_DIR = Path(os.environ.get("VLBENCH_SOURCE_DIR", Path(__file__).resolve().parents[2]))
+BINARY_DIR = Path(os.environ.get("VLBENCH_BINARY_DIR", SOURCE_DIR / "build"))
+DOC = (SOURCE_DIR / "docs" / "adding-a-solution.md").read_text()
+PROJECT = SOURCE_DIR / "tests" / "solution" / "solution_project"
+
+
+def fenced_block(language, containing):
+    """The first ``` block of the page in `language` whose text contains `containing`, without its indentation."""
+    for match in re.finditer(r"^( *)```" + language + r"\n(.*?)^ *```", DOC, re.S | re.M):
+        indent = len(match.group(1))
+        text = "\n".join(line[indent:] for line in match.group(2).splitlines()) + "\n"
+        if containing in text:
+            return text
+    raise AssertionError(f"docs/adding-a-solution.md has no ```{language} block containing {containing!r}")
+
+
+def cache_value(name):
+    cache = (BINARY_DIR / "CMakeCache.txt").read_text()
+    found = re.search(rf"^{name}:[A-Z]+=(.*)$", cache, re.M)
+    if not found:
+        raise AssertionError(f"{BINARY_DIR}/CMakeCache.txt holds no {name}")
+    return found.group(1)
+
+
+def run(command, cwd, env=None, check=True, timeout=1800):
+    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                            env={**os.environ, **(env or {})}, shell=isinstance(command, str))
+    if check and result.returncode != 0:
+        raise AssertionError(f"{command} exited {result.returncode}:\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+def follow_the_page(root):
+    """Steps 1-3 in a scratch tree `root` that holds the template and links to the rest of the project."""
+    shutil.copytree(SOURCE_DIR / "solutions" / "template", root / "solutions" / "template")
+    for name in ("harness", "workloads", "cmake"):
+        (root / name).symlink_to(SOURCE_DIR / name)
+    run(["bash", "-euo", "pipefail", "-c", fenced_block("sh", "cp -r solutions/template")], cwd=root)
+    folder = root / "solutions" / "my_kernel"
+    (folder / "CMakeLists.txt").write_text(fenced_block("cmake", "vlbench_add_solution"))
+
+    snippet = fenced_block("cpp", "VLBENCH_REGISTER_SOLUTION")
+    describe = re.search(r"static SolutionInfo describe\(\) \{\n(.*?)\n\}", snippet, re.S).group(1)
+    registration = re.search(r"^VLBENCH_REGISTER_SOLUTION\(.*\);$", snippet, re.M).group(0)
+    source = (folder / "my_kernel.cu").read_text()
+    source = source.replace("TemplateSolution", "MyKernel")
+    source, described = re.subn(r"(static SolutionInfo describe\(\) \{\n).*?(\n  \})",
+                                lambda m: m.group(1) + "    " + describe.strip() + m.group(2), source, count=1,
+                                flags=re.S)
+    source, registered = re.subn(r"^VLBENCH_REGISTER_SOLUTION\(.*\);$", registration, source, flags=re.M)
+    assert (described, registered) == (1, 1), "the template no longer has one describe() and one registration line"
+    (folder / "my_kernel.cu").write_text(source)
+    return folder
+
+
+def configure(root, folder, build):
+    return run(["cmake", "-S", str(PROJECT), "-B", str(build), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+                f"-DCMAKE_CUDA_COMPILER={cache_value('CMAKE_CUDA_COMPILER')}",
+                f"-DCUTLASS_DIR={cache_value('CUTLASS_DIR')}",
+                f"-DVLBENCH_GPU_TARGETS={cache_value('VLBENCH_GPU_TARGETS')}",
+                f"-DVLBENCH_SOURCE_DIR={SOURCE_DIR}", f"-DVLBENCH_BUILD_DIR={BINARY_DIR}",
+                f"-DSOLUTION_DIR={folder}"], cwd=root, check=False, timeout=600)
+
+
+class AddingASolution(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = tempfile.TemporaryDirectory()
+        cls.root = Path(cls.scratch.name)
+        cls.folder = follow_the_page(cls.root)
+        configured = configure(cls.root, cls.folder, cls.root / "build")
+        if configured.returncode != 0:
+            raise AssertionError(f"configure failed:\n{configured.stdout}\n{configured.stderr}")
+        # Step 4's build (the page builds the whole project; here the project's libraries are already built).
+        run(["cmake", "--build", "build", "--target", "vlbench"], cwd=cls.root)
+        cls.env = {"VLBENCH_WORKLOADS_DIR": str(cls.root / "workloads")}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.scratch.cleanup()
+
+    def test_step_4_runs_the_new_solution(self):
+        command = re.search(r"`cmake --build build && (build/vlbench [^`]*)`", DOC).group(1)
+        result = run(command + " --dry-run", cwd=self.root, env=self.env)
+        self.assertIn("would run my_kernel", result.stdout)
+        self.assertIn("#15 f36740f8", result.stdout)
+
+    def test_the_new_solution_is_listed_with_its_description(self):
+        listing = run("build/vlbench --list", cwd=self.root, env=self.env).stdout
+        self.assertRegex(listing, r"my_kernel\s+one line for --list")
+        self.assertIn("author: you; targets: sm_90, sm_100", listing)
+
+    def test_the_page_s_other_commands_work_on_it(self):
+        for command in re.findall(r"`(vlbench (?:--list|--solution my_kernel|package --solution my_kernel)[^`]*)`", DOC):
+            with self.subTest(command=command):
+                arguments = command.split()[1:]
+                if "package" not in arguments and "--list" not in arguments:
+                    arguments.append("--dry-run")
+                result = run(["build/vlbench", *arguments], cwd=self.root, env=self.env)
+                if "package" in arguments:
+                    self.assertTrue((self.root / "my_kernel.solution.json").is_file())
+                    self.assertIn("solution 'my_kernel'", result.stdout)
+
+    def test_a_folder_not_named_after_its_solution_stops_cmake(self):
+        renamed = self.root / "solutions" / "other_name"
+        shutil.copytree(self.folder, renamed)
+        configured = configure(self.root, renamed, self.root / "build-renamed")
+        self.assertNotEqual(configured.returncode, 0)
+        output = configured.stdout + configured.stderr
+        self.assertIn("vlbench_add_solution(NAME my_kernel) is in the folder 'other_name'", output)
+
+    def test_a_describe_that_names_another_solution_is_refused_naming_the_folder(self):
+        with tempfile.TemporaryDirectory() as other:
+            root = Path(other)
+            folder = follow_the_page(root)
+            source = (folder / "my_kernel.cu").read_text()
+            (folder / "my_kernel.cu").write_text(source.replace('.name = "my_kernel"', '.name = "template"'))
+            configured = configure(root, folder, root / "build")
+            self.assertEqual(configured.returncode, 0, configured.stdout + configured.stderr)
+            run(["cmake", "--build", "build", "--target", "vlbench"], cwd=root)
+            result = run("build/vlbench --list", cwd=root, env=self.env, check=False)
+        self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
+        self.assertIn("names the solution 'template', but its folder", result.stderr)
+        self.assertIn("registers it as 'my_kernel'", result.stderr)
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
