@@ -1,5 +1,5 @@
 // fused_b200 as a user runs it: vlbench checks it on the 16 workloads (the default 3 rounds, the last with random
-// positions; and 10 rounds) and on 20 shapes drawn at random, and every round of every case must match at least
+// positions; and 10 rounds) and on shapes drawn at random (20 from a fixed seed, 20 from a fresh one), and every round of every case must match at least
 // 99.9% of the elements (the rule asks 99%: the margin is ours).
 #include <catch2/catch.hpp>
 
@@ -48,6 +48,23 @@ void expect_passed_with_margin(const nlohmann::json& results, std::size_t expect
   }
 }
 
+// 20 shapes, log-uniform per axis (B 1-64, Lq 1-8192, Lv 1-12544), so that odd small sizes and the largest ones both
+// come up, as --shape arguments.
+std::vector<std::string> random_shape_arguments(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto draw = [&rng](std::int64_t max) {
+    std::uniform_real_distribution<double> exponent(0.0, std::log(static_cast<double>(max)));
+    return std::max<std::int64_t>(1, std::min<std::int64_t>(max, std::llround(std::exp(exponent(rng)))));
+  };
+  std::vector<std::string> arguments;
+  for (int i = 0; i < 20; ++i) {
+    const std::int64_t batch = draw(64), lang = draw(8192), vision = draw(12544);
+    arguments.push_back("--shape");
+    arguments.push_back(std::to_string(batch) + "x" + std::to_string(lang) + "x" + std::to_string(vision));
+  }
+  return arguments;
+}
+
 }  // namespace
 
 TEST_CASE("fused_b200: the 16 workloads pass the default 3 rounds with margin", "[fused_b200][suite][gpu]") {
@@ -63,17 +80,13 @@ TEST_CASE("fused_b200: the 16 workloads pass 10 rounds with margin", "[fused_b20
 TEST_CASE("fused_b200: 20 shapes drawn at random (B 1-64, Lq 1-8192, Lv 1-12544) pass with margin",
           "[fused_b200][suite][gpu]") {
   if (skip_without_kernels()) return;
-  // Log-uniform per axis, so that odd small sizes and the largest ones both come up; seeded so a failure reproduces.
-  std::mt19937_64 rng(20261201);
-  auto draw = [&rng](std::int64_t max) {
-    std::uniform_real_distribution<double> exponent(0.0, std::log(static_cast<double>(max)));
-    return std::max<std::int64_t>(1, std::min<std::int64_t>(max, std::llround(std::exp(exponent(rng)))));
-  };
-  std::vector<std::string> arguments;
-  for (int i = 0; i < 20; ++i) {
-    const std::int64_t batch = draw(64), lang = draw(8192), vision = draw(12544);
-    arguments.push_back("--shape");
-    arguments.push_back(std::to_string(batch) + "x" + std::to_string(lang) + "x" + std::to_string(vision));
-  }
-  expect_passed_with_margin(run_fused(arguments), 20, 3);
+  // This seed's draw holds the shapes with 8-43 keys that once missed the margin (NOTES.md, v5): kept as a regression.
+  expect_passed_with_margin(run_fused(random_shape_arguments(20261201)), 20, 3);
+}
+
+TEST_CASE("fused_b200: 20 more shapes from a fresh seed pass with margin", "[fused_b200][suite][gpu]") {
+  if (skip_without_kernels()) return;
+  const std::uint64_t seed = std::random_device{}();
+  INFO("shape seed " << seed << " (random_shape_arguments(" << seed << ") reproduces the shapes)");
+  expect_passed_with_margin(run_fused(random_shape_arguments(seed)), 20, 3);
 }
