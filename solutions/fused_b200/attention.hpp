@@ -4,9 +4,10 @@
 // and throws SystemError where none was built.
 //
 // Layouts (row-major, contiguous, 16-byte aligned): q and out [B, Lq, 32, 128] (the projections' [B*Lq, 4096]);
-// k and v [B, Lv, 8, 128] ([B*Lv, 1024]). Q and K carry their RoPE already. Numerics: fp32 scores (rounded as the
-// reference rounds them where Lv < 196 on sm90a: attention_numerics.hpp), fp32 online softmax, probabilities rounded
-// to bf16 for the P V product, fp32 accumulation, output rounded to bf16 once.
+// k and v [B, Lv, 8, 128] ([B*Lv, 1024]). Q and K carry their RoPE already. Numerics: fp32 scores, fp32 online
+// softmax, probabilities rounded to bf16 for the P V product, fp32 accumulation, output rounded to bf16 once. (The
+// reference rounds the scores to bf16 before and after the 1/sqrt(128) scale; doing so here cost 75% more time and
+// matched no better: NOTES.md, v2.)
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 

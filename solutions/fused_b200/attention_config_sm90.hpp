@@ -14,15 +14,13 @@
 
 #include <cstdint>
 
-#include "solutions/fused_b200/attention_numerics.hpp"
 #include "solutions/fused_b200/attention_schedule.hpp"
 
 namespace vlb::fused_b200::sm90 {
 
-template <int kBlockN_, int kStages_, ScoreRounding kScoreRounding_ = ScoreRounding::kFp32>
+template <int kBlockN_, int kStages_>
 struct AttentionConfig {
   using Element = cutlass::bfloat16_t;
-  static constexpr ScoreRounding kScoreRounding = kScoreRounding_;
 
   static constexpr int kHeadDim = ::vlb::fused_b200::kHeadDim;
   static constexpr int kBlockM = kAttentionBlockM;  // 4 query heads x 32 tokens

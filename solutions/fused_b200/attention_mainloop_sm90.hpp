@@ -167,7 +167,7 @@ struct AttentionMainloop {
     Tensor output = make_tensor(output_fragment.data(), accumulator_rows_cols(output_fragment.layout()));
     static_assert(decltype(size<0>(scores))::value == kRowsPerThread);
 
-    OnlineSoftmax<kRowsPerThread, 4, Config::kScoreRounding> softmax;
+    OnlineSoftmax<kRowsPerThread, 4> softmax;
     float output_scale[kRowsPerThread];
     clear(output_fragment);
 

@@ -15,27 +15,24 @@ namespace {
 
 // 128 keys per block, two stages of K and V: 192 KB of shared memory with Q and the output's staging buffer. FA3
 // takes 176 for head_dim 128; 112- and 144-key blocks, which pad the suite's Lv less, measured 10-50% slower (NOTES.md,
-// v4). The two configurations differ only in the scores' rounding (attention_numerics.hpp).
-using Fp32ScoresConfig = AttentionConfig<128, 2>;
-using ReferenceScoresConfig = AttentionConfig<128, 2, ScoreRounding::kReferenceBf16>;
+// v4).
+using Config = AttentionConfig<128, 2>;
 
-template <class Config>
 CUtensorMap make_tensor_map(const void* base, std::int64_t heads, std::int64_t tokens, std::int64_t batch,
                             std::uint32_t box_heads, std::uint32_t box_tokens, const char* name) {
   return make_head_tensor_map(base, heads, tokens, batch, HeadTensorBox{Config::kBoxColumns, box_heads, box_tokens},
                               name);
 }
 
-template <class Config>
 AttentionParams make_params(const AttentionTensors& tensors, const AttentionShape& shape) {
   constexpr int block_n = Config::kBlockN;
   AttentionParams params;
-  params.q = make_tensor_map<Config>(tensors.q, kQueryHeads, shape.lang_seq, shape.batch, kQueryHeadsPerKvHead,
-                                     kTokensPerTile, "Q");
-  params.out = make_tensor_map<Config>(tensors.out, kQueryHeads, shape.lang_seq, shape.batch, kQueryHeadsPerKvHead,
-                                       Config::kRowsPerConsumer / kQueryHeadsPerKvHead, "the output");
-  params.k = make_tensor_map<Config>(tensors.k, kKvHeads, shape.vision_seq, shape.batch, 1, block_n, "K");
-  params.v = make_tensor_map<Config>(tensors.v, kKvHeads, shape.vision_seq, shape.batch, 1, block_n, "V");
+  params.q = make_tensor_map(tensors.q, kQueryHeads, shape.lang_seq, shape.batch, kQueryHeadsPerKvHead,
+                             kTokensPerTile, "Q");
+  params.out = make_tensor_map(tensors.out, kQueryHeads, shape.lang_seq, shape.batch, kQueryHeadsPerKvHead,
+                               Config::kRowsPerConsumer / kQueryHeadsPerKvHead, "the output");
+  params.k = make_tensor_map(tensors.k, kKvHeads, shape.vision_seq, shape.batch, 1, block_n, "K");
+  params.v = make_tensor_map(tensors.v, kKvHeads, shape.vision_seq, shape.batch, 1, block_n, "V");
   const AttentionWalk walk = attention_walk(shape, block_n);
   params.tiles = walk.tiles;
   params.token_blocks = walk.token_blocks;
@@ -44,24 +41,17 @@ AttentionParams make_params(const AttentionTensors& tensors, const AttentionShap
   return params;
 }
 
-template <class Config>
-void launch(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count, cudaStream_t stream) {
-  const AttentionParams params = make_params<Config>(tensors, shape);
-  auto* kernel = &attention_kernel<Config>;
-  VLB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Config::kSharedBytes));
-  kernel<<<attention_grid_size(shape, sm_count), Config::kThreads, Config::kSharedBytes, stream>>>(params);
-  VLB_CHECK_LAUNCH();
-}
+
 
 }  // namespace
 
 void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count,
                       cudaStream_t stream) {
-  if (score_rounding_for(shape) == ScoreRounding::kReferenceBf16) {
-    launch<ReferenceScoresConfig>(tensors, shape, sm_count, stream);
-  } else {
-    launch<Fp32ScoresConfig>(tensors, shape, sm_count, stream);
-  }
+  const AttentionParams params = make_params(tensors, shape);
+  auto* kernel = &attention_kernel<Config>;
+  VLB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Config::kSharedBytes));
+  kernel<<<attention_grid_size(shape, sm_count), Config::kThreads, Config::kSharedBytes, stream>>>(params);
+  VLB_CHECK_LAUNCH();
 }
 
 }  // namespace vlb::fused_b200::sm90

@@ -1,22 +1,16 @@
 #pragma once
 // Online softmax of the attention stage on a thread's score fragment seen as (rows, cols), architecture-neutral: the
 // caller gives the view and how many threads share a row (4 for Hopper's wgmma fragments, whose row is spread over a
-// quad of lanes). The softmax runs in base 2; the scores are fp32 with 1/sqrt(128) folded into one multiply-add, or
-// rounded as the reference rounds them (attention_numerics.hpp).
-#include <cuda_bf16.h>
-
+// quad of lanes). Scores stay fp32; the softmax runs in base 2 with 1/sqrt(128) folded into one multiply-add.
 #include <cute/tensor.hpp>
 
 #include <cmath>
 
-#include "solutions/fused_b200/attention_numerics.hpp"
 
 namespace vlb::fused_b200 {
 
 inline constexpr float kLog2E = 1.4426950408889634f;
 inline constexpr float kInverseSqrtHeadDim = 0.088388347648318447f;  // 1 / sqrt(128)
-// The reference's multiplier: PyTorch divides by the scalar sqrt(128) as a multiplication by its fp32 reciprocal.
-inline constexpr float kReferenceScoreScale = 1.0f / 11.313708498984761f;
 
 
 // 2^x through the special-function unit (ex2.approx: ~2 ulp, far below the bf16 rounding of P that follows).
@@ -44,29 +38,11 @@ CUTE_DEVICE float row_sum_over_threads(float value) {
   return value;
 }
 
-// Each score s becomes bf16(bf16(s) * fp32(1/sqrt(128))), two at a time on the bf16x2 conversions (masked -inf stays
-// -inf). Any two of the fragment's values pair up: the rounding is per element.
-template <class Scores>
-CUTE_DEVICE void round_scores_like_reference(Scores& scores) {
-  constexpr int kCount = decltype(cute::size(scores))::value;
-  static_assert(kCount % 2 == 0);
-  CUTE_UNROLL
-  for (int i = 0; i < kCount; i += 2) {
-    const float2 rounded = __bfloat1622float2(__floats2bfloat162_rn(scores(i), scores(i + 1)));
-    const float2 scaled = __bfloat1622float2(
-        __floats2bfloat162_rn(rounded.x * kReferenceScoreScale, rounded.y * kReferenceScoreScale));
-    scores(i) = scaled.x;
-    scores(i + 1) = scaled.y;
-  }
-}
-
 // Running max and sum of each of the thread's rows over the KV blocks seen so far.
-template <int kRows, int kThreadsPerRow, ScoreRounding kRounding = ScoreRounding::kFp32>
+template <int kRows, int kThreadsPerRow>
 struct OnlineSoftmax {
-  // A score's multiplier in the exp2 argument: the change to base 2, with the 1/sqrt(128) scale where the scores do
-  // not carry it yet.
-  static constexpr float kExp2Scale =
-      kRounding == ScoreRounding::kFp32 ? kLog2E * kInverseSqrtHeadDim : kLog2E;
+  // A score's multiplier in the exp2 argument: the 1/sqrt(128) scale and the change to base 2 in one.
+  static constexpr float kExp2Scale = kLog2E * kInverseSqrtHeadDim;
 
   float row_max[kRows];
   float row_sum[kRows];  // this thread's share of the row's sum (its columns only) until finalize()
@@ -77,7 +53,6 @@ struct OnlineSoftmax {
   template <bool kFirstBlock, class Scores>
   CUTE_DEVICE void update(Scores& scores, float (&output_scale)[kRows]) {
     static_assert(decltype(cute::size<0>(scores))::value == kRows);
-    if constexpr (kRounding == ScoreRounding::kReferenceBf16) round_scores_like_reference(scores);
     CUTE_UNROLL
     for (int row = 0; row < kRows; ++row) {
       float block_max = -INFINITY;

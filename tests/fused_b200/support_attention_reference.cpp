@@ -16,13 +16,6 @@ std::vector<__nv_bfloat16> normal_bf16(std::size_t count, double stddev, std::mt
   return values;
 }
 
-// docs/operation.md, step 5: the score rounded to bf16, times fp32(1/sqrt(128)) in fp32, rounded to bf16 again.
-double reference_rounded_logit(double score) {
-  const float scale = 1.0f / static_cast<float>(std::sqrt(static_cast<double>(kHeadDim)));
-  const float rounded = __bfloat162float(__float2bfloat16_rn(static_cast<float>(score)));
-  return __bfloat162float(__float2bfloat16_rn(rounded * scale));
-}
-
 }  // namespace
 
 AttentionInputsHost make_attention_inputs(std::int64_t batch, std::int64_t lang_seq, std::int64_t vision_seq,
@@ -39,8 +32,7 @@ AttentionInputsHost make_attention_inputs(std::int64_t batch, std::int64_t lang_
   return inputs;
 }
 
-std::vector<double> reference_attention(const AttentionInputsHost& inputs, std::span<const std::int64_t> tokens,
-                                        ScoreRounding rounding) {
+std::vector<double> reference_attention(const AttentionInputsHost& inputs, std::span<const std::int64_t> tokens) {
   const std::int64_t lv = inputs.vision_seq;
   const double inverse_sqrt_dim = 1.0 / std::sqrt(static_cast<double>(kHeadDim));
   std::vector<double> out(tokens.size() * kHeads * kHeadDim, 0.0);
@@ -57,8 +49,7 @@ std::vector<double> reference_attention(const AttentionInputsHost& inputs, std::
         for (std::int64_t d = 0; d < kHeadDim; ++d) {
           score += static_cast<double>(__bfloat162float(q[d])) * static_cast<double>(__bfloat162float(k[d]));
         }
-        logits[j] = rounding == ScoreRounding::kReferenceBf16 ? reference_rounded_logit(score)
-                                                              : score * inverse_sqrt_dim;
+        logits[j] = score * inverse_sqrt_dim;
       }
       const double max_logit = *std::max_element(logits.begin(), logits.end());
       double sum = 0.0;

@@ -7,8 +7,6 @@
 #include <span>
 #include <vector>
 
-#include "solutions/fused_b200/attention_numerics.hpp"
-
 namespace vlb::fused_b200::testing {
 
 struct AttentionInputsHost {
@@ -22,9 +20,7 @@ struct AttentionInputsHost {
 AttentionInputsHost make_attention_inputs(std::int64_t batch, std::int64_t lang_seq, std::int64_t vision_seq,
                                           std::uint64_t seed);
 
-// Row-major [tokens.size(), 32 * 128]: the attention output of each chosen token (an index into B*Lq). The scores
-// are exact, or rounded as the reference rounds them (kReferenceBf16), to match what the kernel declares it does.
-std::vector<double> reference_attention(const AttentionInputsHost& inputs, std::span<const std::int64_t> tokens,
-                                        ScoreRounding rounding = ScoreRounding::kFp32);
+// Row-major [tokens.size(), 32 * 128]: the attention output of each chosen token (an index into B*Lq).
+std::vector<double> reference_attention(const AttentionInputsHost& inputs, std::span<const std::int64_t> tokens);
 
 }  // namespace vlb::fused_b200::testing

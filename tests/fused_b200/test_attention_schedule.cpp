@@ -1,15 +1,13 @@
 // The attention stage's tile geometry (attention_schedule.hpp) and shape check on the CPU: every (token block, kv
 // head, batch) is one tile, the token blocks of a (batch, kv head) are consecutive, tails round up, and the grid
-// never exceeds the SMs or the tiles; and which shapes get the reference's score rounding (attention_numerics.hpp).
+// never exceeds the SMs or the tiles.
 #include <catch2/catch.hpp>
 
 #include <set>
 #include <tuple>
 
 #include "harness/core/errors.hpp"
-#include "harness/suite/suite.hpp"
 #include "solutions/fused_b200/attention.hpp"
-#include "solutions/fused_b200/attention_numerics.hpp"
 #include "solutions/fused_b200/attention_schedule.hpp"
 
 using namespace vlb::fused_b200;
@@ -68,18 +66,4 @@ TEST_CASE("attention shapes out of range are rejected before any launch", "[fuse
   CHECK_THROWS_AS(check_attention_shape({1, std::int64_t{1} << 31, 1}), vlb::UsageError);
   CHECK_NOTHROW(check_attention_shape({64, 8192, 12544}));
   CHECK_NOTHROW(check_attention_shape({1, 1, 1}));
-}
-
-TEST_CASE("attention scores: every suite workload keeps fp32 scores; shorter key sequences round as the reference",
-          "[fused_b200][attention]") {
-  const vlb::Suite suite = vlb::load_suite("all", vlb::default_workloads_dir());
-  REQUIRE(suite.workloads.size() == 16);
-  for (const vlb::Workload& workload : suite.workloads) {
-    const AttentionShape shape{workload.shape.batch, workload.shape.lang_seq, workload.shape.vision_seq};
-    INFO("Lv=" << shape.vision_seq);
-    CHECK(score_rounding_for(shape) == ScoreRounding::kFp32);
-  }
-  CHECK(score_rounding_for({64, 8192, 1}) == ScoreRounding::kReferenceBf16);
-  CHECK(score_rounding_for({1, 1, kFp32ScoresFromKeys - 1}) == ScoreRounding::kReferenceBf16);
-  CHECK(score_rounding_for({1, 1, kFp32ScoresFromKeys}) == ScoreRounding::kFp32);
 }
