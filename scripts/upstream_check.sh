@@ -10,21 +10,22 @@
 #       .carry/upstream/NAME.solution.json   `vlbench package --solution NAME` for each SOLUTION
 #       .carry/upstream/cutlass CUTLASS's headers, when a solution uses CUTLASS (the evaluator's build step reads
 #                               them from $CUTLASS_DIR/include and $CUTLASS_DIR/tools/util/include)
+#   scripts/upstream_check.sh problem                    only the problem folder above (no network, no build)
 #   scripts/upstream_check.sh run OUT_DIR [SOLUTION...]  on the GPU machine, with .whl and .carry beside the script's repo
 #       installs the wheels into /tmp/site (no network), runs `sol_execbench` on each prepared package and writes
 #       OUT_DIR/NAME.traces.jsonl, OUT_DIR/NAME.log and OUT_DIR/summary.md (upstream's verdict and latency per
 #       workload beside vlbench's from VLBENCH_RESULTS_DIR/NAME.json, default results/h200/).
 #
 # Environment: BUILD_DIR (default build), CUTLASS_DIR (prepare: default third_party/cutlass-4.2.0.0),
-# VLBENCH_RESULTS_DIR (run: default results/h200).
+# VLBENCH_RESULTS_DIR (run: default results/h200), UPSTREAM_CARRY_DIR (default .carry/upstream).
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-carry="$repo_root/.carry/upstream"
+carry="${UPSTREAM_CARRY_DIR:-$repo_root/.carry/upstream}"
 wheels="$repo_root/.whl"
 workload_indices=(15 0 6)
 fail() { echo "upstream_check.sh: $*" >&2; exit 1; }
-usage() { sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 download_wheels() {
   local platforms=(--platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64)
@@ -38,10 +39,13 @@ download_wheels() {
 write_problem() {
   mkdir -p "$carry/problem"
   cp "$repo_root/workloads/definition.json" "$carry/problem/definition.json"
-  local lines=() index
-  mapfile -t lines < <(grep -v '^[[:space:]]*$' "$repo_root/workloads/workloads.jsonl")
-  : > "$carry/problem/workload.jsonl"
-  for index in "${workload_indices[@]}"; do echo "${lines[$index]}" >> "$carry/problem/workload.jsonl"; done
+  # workloads.jsonl holds one trace per line (the dataset's layout); the evaluator's CLI reads bare workloads.
+  python3 - "$repo_root/workloads/workloads.jsonl" "${workload_indices[@]}" > "$carry/problem/workload.jsonl" <<'EOF'
+import json, sys
+traces = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+for index in sys.argv[2:]:
+    print(json.dumps(traces[int(index)]["workload"]))
+EOF
   echo '{"warmup_runs": 10, "iterations": 50, "lock_clocks": false, "seed": 200}' > "$carry/problem/config.json"
 }
 
@@ -136,6 +140,7 @@ run() {
 case "${1:-}" in
   -h|--help) usage ;;
   prepare) shift; [ $# -gt 0 ] || set -- template; prepare "$@" ;;
+  problem) write_problem; echo "upstream_check.sh: wrote $carry/problem" ;;
   run) shift; run "$@" ;;
   *) usage >&2; exit 2 ;;
 esac

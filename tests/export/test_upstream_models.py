@@ -70,6 +70,20 @@ class DefinitionAndWorkloads(unittest.TestCase):
             self.assertTrue(all(spec.type == "custom" for spec in trace.workload.inputs.values()))
             self.assertEqual(trace.workload.tolerance.max_atol, line["workload"]["tolerance"]["max_atol"])
 
+    def test_the_problem_folder_of_upstream_check_is_what_the_evaluators_cli_reads(self):
+        # The CLI reads bare Workload lines (sol_execbench/cli/main.py, _load_workloads), not the dataset's traces.
+        with tempfile.TemporaryDirectory() as folder:
+            subprocess.run(["bash", str(SOURCE_DIR / "scripts" / "upstream_check.sh"), "problem"], check=True,
+                           capture_output=True, text=True, timeout=60, env={**os.environ, "UPSTREAM_CARRY_DIR": folder})
+            problem = Path(folder) / "problem"
+            Definition(**json.loads((problem / "definition.json").read_text()))
+            lines = read_jsonl(problem / "workload.jsonl")
+            official = [line["workload"] for line in read_jsonl(WORKLOADS / "workloads.jsonl")]
+            self.assertEqual([Workload(**line).uuid for line in lines], [official[i]["uuid"] for i in (15, 0, 6)])
+            self.assertEqual(lines, [official[i] for i in (15, 0, 6)])  # tolerances included
+            config = json.loads((problem / "config.json").read_text())
+            self.assertIs(config["lock_clocks"], False)
+
     def test_a_workload_mixing_custom_and_random_inputs_is_rejected(self):
         line = read_jsonl(WORKLOADS / "workloads.jsonl")[0]
         line["workload"]["inputs"]["q_proj_weight"] = {"type": "random"}
