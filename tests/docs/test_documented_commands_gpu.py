@@ -14,6 +14,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from pathlib import Path
 
@@ -43,7 +44,11 @@ class DocumentedGpuCommands(unittest.TestCase):
                         continue  # shown in several places (build/vlbench or vlbench): run once
                     ran.add(docs.same_command(step))
                     with self.subTest(where=where, step=step):
+                        started = time.monotonic()
                         result = docs.run_step(step, folder)
+                        # A line per step as it ends: the whole test takes long, and a killed run still shows these.
+                        print(f"[exit {result.returncode}, {time.monotonic() - started:.0f} s] {where}: {step}",
+                              file=sys.stderr, flush=True)
                         self.assertEqual(result.returncode, 0, f"{result.stdout[-4000:]}\n{result.stderr[-4000:]}")
 
 
