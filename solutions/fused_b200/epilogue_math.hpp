@@ -93,17 +93,13 @@ VLB_FUSED_HD float rope_inv_freq(int freq_index, int width) {
   return 1.0f / powf(10000.0f, exponent);
 }
 
-// cos and sin of an fp32 angle (positions reach ~12544 rad). On the device: a two-step reduction to [-pi, pi] and the
-// fast hardware sincos, accurate to ~1e-6 absolute there, far below one bf16 step; on the host: the C library.
+// cos and sin of an fp32 angle (positions reach ~12544 rad), as the reference's PyTorch code takes them: CUDA's
+// accurate sincosf (its own range reduction, a few ulp relative even where sin or cos is small), the C library's on
+// the host. The fast __sincosf is accurate only in absolute terms (~1e-6): near zero that moved the bf16 rounding of
+// sin or cos, and 5-23% of Q's and K's values came out unlike the reference's (NOTES.md, v8).
 VLB_FUSED_HD void rope_cos_sin(float angle, float& cos_value, float& sin_value) {
 #if defined(__CUDA_ARCH__)
-  constexpr float kTwoPiHi = 6.28318548202514648f;   // fp32(2*pi)
-  constexpr float kTwoPiLo = -1.7484556e-7f;         // 2*pi - kTwoPiHi
-  constexpr float kInvTwoPi = 0.159154943091895336f;
-  const float turns = rintf(angle * kInvTwoPi);
-  float reduced = fmaf(-turns, kTwoPiHi, angle);
-  reduced = fmaf(-turns, kTwoPiLo, reduced);
-  __sincosf(reduced, &sin_value, &cos_value);
+  sincosf(angle, &sin_value, &cos_value);
 #else
   cos_value = std::cos(angle);
   sin_value = std::sin(angle);
