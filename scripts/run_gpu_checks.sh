@@ -15,7 +15,6 @@ solutions=("$@")
 build_dir="${BUILD_DIR:-build}"
 mkdir -p "$out_dir"
 status=0
-export VLBENCH_IN_GPU_CHECKS=1  # tests/docs/test_documented_commands_gpu.py: this script is the command running it
 
 nvidia-smi > "$out_dir/nvidia-smi.txt" 2>&1 || true
 (cd "$build_dir" && ctest -L gpu --output-on-failure --timeout 900) > "$out_dir/gpu-tests.log" 2>&1 || status=1

@@ -18,7 +18,7 @@ int run_compare_command(const CompareRequest& request, std::FILE* out) {
   } else {
     print_comparison(out, rows);
   }
-  return static_cast<int>(any_slower(rows) ? ExitCode::kCaseFailed : ExitCode::kSuccess);
+  return static_cast<int>(any_regression(rows) ? ExitCode::kCaseFailed : ExitCode::kSuccess);
 }
 
 }  // namespace vlb::cli

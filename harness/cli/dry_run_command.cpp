@@ -1,7 +1,9 @@
 #include "harness/cli/dry_run_command.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "harness/runner/case_shards.hpp"
 #include "harness/runner/plan_check.hpp"
 #include "harness/sol/speed_of_light.hpp"
 
@@ -56,6 +58,13 @@ int run_dry_run_command(const RunPlan& plan, std::FILE* out) {
   fmt::print(out, "Results: {}\n", plan.json_path ? plan.json_path->string() : "none (--json PATH writes them)");
   if (plan.dump_dir) fmt::print(out, "Dumps: {}\n", plan.dump_dir->string());
   fmt::print(out, "Isolation: {}\n", plan.isolation ? "a worker process per (solution, case)" : "off (--no-isolation)");
+  for (const ShardSpec& shard : plan.shards) {
+    fmt::print(out, "Shard: {} of the selected cases (the cases above are that share)\n", shard_text(shard));
+  }
+  if (plan.devices) {
+    fmt::print(out, "GPUs: {} (one device worker each; the ordinals are checked against the host when it runs)\n",
+               plan.devices->all ? std::string("all of this host's") : fmt::format("{}", fmt::join(plan.devices->ordinals, ",")));
+  }
   return 0;
 }
 

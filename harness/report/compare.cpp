@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <tuple>
@@ -44,6 +45,21 @@ std::set<std::string> solutions_of(const RunRecord& run) {
 
 bool is_timed(const CaseResult& result) { return report_detail::median_latency_ms(result).has_value(); }
 
+// A case A timed that B ran and failed (INCORRECT_NUMERICAL, RUNTIME_ERROR, TIMEOUT, ...): a regression, not a gap.
+ComparisonRow failed_row(const CaseResult& result_a, const CaseResult& result_b, const std::string& solution) {
+  constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  ComparisonRow row;
+  row.solution = solution;
+  row.uuid = result_b.uuid;
+  row.case_index = result_b.case_index;
+  row.latency_a_ms = result_a.timing->stats.median;
+  row.latency_b_ms = row.ratio = row.p_value = kNone;
+  row.samples_a = result_a.timing->samples_ms.size();
+  row.verdict = "failed";
+  row.status_b = std::string(status_name(result_b.status));
+  return row;
+}
+
 }  // namespace
 
 std::vector<ComparisonRow> compare_runs(const RunRecord& a, const RunRecord& b, double threshold) {
@@ -62,10 +78,15 @@ std::vector<ComparisonRow> compare_runs(const RunRecord& a, const RunRecord& b, 
   std::vector<ComparisonRow> rows;
   for (const CaseResult& result_b : b.cases) {
     const auto found = timed_in_a.find(key_of(result_b, match_solution));
-    if (!is_timed(result_b) || found == timed_in_a.end()) continue;
+    if (found == timed_in_a.end()) continue;
     const CaseResult& result_a = *found->second;
+    const std::string solution = match_solution ? result_b.solution : result_a.solution + " vs " + result_b.solution;
+    if (!is_timed(result_b)) {
+      if (is_failure(result_b.status)) rows.push_back(failed_row(result_a, result_b, solution));
+      continue;  // SKIPPED, or checked without timing (--check-only): nothing to compare
+    }
     ComparisonRow row;
-    row.solution = match_solution ? result_b.solution : result_a.solution + " vs " + result_b.solution;
+    row.solution = solution;
     row.uuid = result_b.uuid;
     row.case_index = result_b.case_index;
     row.latency_a_ms = result_a.timing->stats.median;
@@ -87,14 +108,17 @@ void print_comparison(std::FILE* out, const std::vector<ComparisonRow>& rows) {
   }
   constexpr const char* kRowFormat = "{:<24} {:>3} {:<8} {:>10} {:>10} {:>7} {:>8} {:<7}\n";
   fmt::print(out, kRowFormat, "solution", "#", "uuid", "A us", "B us", "B/A", "p", "verdict");
-  int faster = 0, slower = 0, same = 0;
+  int faster = 0, slower = 0, same = 0, failed = 0;
   double log_ratio_sum = 0;
   int finite_ratios = 0;
   for (const ComparisonRow& row : rows) {
+    const bool lost = row.verdict == "failed";
     fmt::print(out, kRowFormat, row.solution, report_detail::case_number(row.case_index),
                report_detail::short_uuid(row.uuid), fmt::format("{:.2f}", row.latency_a_ms * 1000.0),
-               fmt::format("{:.2f}", row.latency_b_ms * 1000.0), fmt::format("{:.3f}", row.ratio),
-               fmt::format("{:.2g}", row.p_value), row.verdict);
+               lost ? "-" : fmt::format("{:.2f}", row.latency_b_ms * 1000.0),
+               lost ? "-" : fmt::format("{:.3f}", row.ratio), lost ? "-" : fmt::format("{:.2g}", row.p_value),
+               lost ? "failed: " + row.status_b : row.verdict);
+    failed += lost;
     faster += row.verdict == "faster";
     slower += row.verdict == "slower";
     same += row.verdict == "same";
@@ -103,24 +127,30 @@ void print_comparison(std::FILE* out, const std::vector<ComparisonRow>& rows) {
       ++finite_ratios;
     }
   }
-  fmt::print(out, "B is faster on {}, slower on {}, the same on {} of {} cases", faster, slower, same, rows.size());
+  fmt::print(out, "B is faster on {}, slower on {}, the same on {}{} of {} cases", faster, slower, same,
+             failed > 0 ? fmt::format(", failed on {}", failed) : std::string(), rows.size());
   if (finite_ratios > 0) fmt::print(out, "; geometric mean B/A {:.3f}", std::exp(log_ratio_sum / finite_ratios));
   fmt::print(out, "\n");
 }
 
-bool any_slower(const std::vector<ComparisonRow>& rows) {
-  return std::any_of(rows.begin(), rows.end(), [](const ComparisonRow& row) { return row.verdict == "slower"; });
+bool any_regression(const std::vector<ComparisonRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(),
+                     [](const ComparisonRow& row) { return row.verdict == "slower" || row.verdict == "failed"; });
 }
 
 nlohmann::json comparison_json(const std::vector<ComparisonRow>& rows, double threshold) {
   nlohmann::json document = {{"threshold", threshold}, {"significance", kCompareSignificance},
                              {"rows", nlohmann::json::array()}};
-  std::map<std::string, int> counts = {{"faster", 0}, {"slower", 0}, {"same", 0}};
+  std::map<std::string, int> counts = {{"faster", 0}, {"slower", 0}, {"same", 0}, {"failed", 0}};
+  // JSON has no NaN: what B did not measure is null.
+  auto number = [](double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(); };
   for (const ComparisonRow& row : rows) {
-    document["rows"].push_back({{"solution", row.solution}, {"uuid", row.uuid}, {"case_index", row.case_index},
-                                {"median_a_ms", row.latency_a_ms}, {"median_b_ms", row.latency_b_ms},
-                                {"ratio", row.ratio}, {"p_value", row.p_value}, {"samples_a", row.samples_a},
-                                {"samples_b", row.samples_b}, {"verdict", row.verdict}});
+    nlohmann::json entry = {{"solution", row.solution}, {"uuid", row.uuid}, {"case_index", row.case_index},
+                            {"median_a_ms", row.latency_a_ms}, {"median_b_ms", number(row.latency_b_ms)},
+                            {"ratio", number(row.ratio)}, {"p_value", number(row.p_value)},
+                            {"samples_a", row.samples_a}, {"samples_b", row.samples_b}, {"verdict", row.verdict}};
+    if (row.verdict == "failed") entry["status_b"] = row.status_b;
+    document["rows"].push_back(std::move(entry));
     ++counts[row.verdict];
   }
   for (const auto& [verdict, count] : counts) document[verdict] = count;

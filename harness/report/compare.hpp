@@ -22,15 +22,17 @@ struct ComparisonRow {
   double ratio = 0;                           // b / a
   double p_value = 1;                         // Mann-Whitney U on the two runs' timing samples
   std::size_t samples_a = 0, samples_b = 0;
-  std::string verdict;                        // "faster", "slower", "same" (B relative to A)
+  std::string verdict;  // "faster", "slower", "same" (B relative to A); "failed": timed in A, a failure in B
+  std::string status_b;  // B's status where the verdict is "failed" (latency_b_ms, ratio and p are then NaN)
 };
 
 // threshold: the relative change of the median below which B is "same" whatever the test says (>= 0).
 std::vector<ComparisonRow> compare_runs(const RunRecord& a, const RunRecord& b,
                                         double threshold = kDefaultCompareThreshold);
-bool any_slower(const std::vector<ComparisonRow>& rows);
+// A regression CI gates on: a case "slower" or "failed" in B.
+bool any_regression(const std::vector<ComparisonRow>& rows);
 void print_comparison(std::FILE* out, const std::vector<ComparisonRow>& rows);
-// {"threshold", "significance", "rows": [...], "faster", "slower", "same"}
+// {"threshold", "significance", "rows": [...], "faster", "slower", "same", "failed"}
 nlohmann::json comparison_json(const std::vector<ComparisonRow>& rows, double threshold);
 
 }  // namespace vlb

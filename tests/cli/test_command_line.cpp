@@ -90,12 +90,18 @@ TEST_CASE("help, version, list and compare need no solution", "[cli]") {
   CHECK(compare.compare.candidate_file == "b.json");
 }
 
-TEST_CASE("-c 3,4,5 selects three workloads, and the old comma spelling of a size is not a shape", "[cli]") {
+TEST_CASE("-c 3,4,5 selects three workloads; -c takes no size and --shape nothing but sizes", "[cli]") {
   CommandLine command_line;
   CHECK(command_line.parse({"-s", "template", "-c", "3,4,5"}).plan.case_selectors ==
         std::vector<std::string>{"3", "4", "5"});
   CHECK(command_line.parse({"-s", "template", "--shape", "2x373x588"}).plan.case_selectors ==
         std::vector<std::string>{"2x373x588"});
+  // The old comma spelling of a size, and each option given the other's kind.
+  CHECK_THROWS_WITH(command_line.parse({"-s", "template", "--shape", "2,373,588"}),
+                    Catch::Contains("--shape 2: a custom size is BxLqxLv"));
+  CHECK_THROWS_WITH(command_line.parse({"-s", "template", "--shape", "d48e8b5b"}), Catch::Contains("--shape d48e8b5b"));
+  CHECK_THROWS_WITH(command_line.parse({"-s", "template", "-c", "2x373x588"}),
+                    Catch::Contains("given with --shape 2x373x588"));
 }
 
 TEST_CASE("--dry-run, --list --json and compare's options", "[cli]") {

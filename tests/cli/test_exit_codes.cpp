@@ -100,6 +100,15 @@ TEST_CASE("--dry-run checks every input without a GPU and exits 0, or 2 naming w
   CHECK_FALSE(std::filesystem::exists(folder.file("run.json")));  // nothing written
   CHECK_FALSE(std::filesystem::exists(folder.file("dumps")));
 
+  // A share of the cases over chosen GPUs: the share is listed, the GPUs named (they are checked when it runs).
+  const auto shared = vlb::testing::run_process(
+      vlb::testing::vlbench_binary(), {"-s", "template", "--shard", "1/4", "--devices", "0,2", "--dry-run"}, hidden_gpu);
+  INFO(shared.output);
+  REQUIRE(shared.exit_code == 0);
+  CHECK_THAT(shared.output, Catch::Contains("4 case(s) x 1 solution(s)"));
+  CHECK_THAT(shared.output, Catch::Contains("Shard: 1/4"));
+  CHECK_THAT(shared.output, Catch::Contains("GPUs: 0,2"));
+
   const auto baseline = folder.write("baseline.json", "{\"gpu_key\": ");
   const std::vector<std::pair<std::vector<std::string>, std::string>> bad = {
       {{"--gpu-spec", "NO_SUCH_GPU"}, "unknown GPU spec 'NO_SUCH_GPU'"},

@@ -36,7 +36,7 @@ DRY_RUN = "dry-run"    # a run of a solution: --dry-run on the CPU, as written o
 GPU = "gpu"            # needs a GPU (and torch where it is Python): as written, on the GPU only
 CI = "ci"              # configures, builds or tests the project itself: what .ci/run does (checked, not re-run)
 INSTALL = "install"    # pip install X: checked by importing X (scripts/setup.sh installs it for the tests)
-ENCLOSING = "enclosing"  # scripts/run_gpu_checks.sh: it runs the GPU tests, this one's GPU half among them
+ENCLOSING = "enclosing"  # scripts/run_gpu_checks.sh: it runs ctest -L gpu, this test's GPU half among them (run by neither half)
 SLURM = "slurm"        # scripts/slurm/: needs a Slurm cluster; tests/slurm runs it on a single-node Slurm of its own
 
 
@@ -123,7 +123,7 @@ def cache_value(name):
 
 
 def python_path():
-    """sol_execbench and the Python packages scripts/setup.sh installed into third_party/ (pydantic, matplotlib)."""
+    """The Python packages scripts/setup.sh installed into third_party/python (pydantic, matplotlib)."""
     parts = [str(SOURCE_DIR / "third_party" / "python")]
     return os.pathsep.join(parts + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []))
 

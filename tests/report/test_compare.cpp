@@ -87,12 +87,12 @@ TEST_CASE("verdicts need a significant difference and a change beyond the thresh
   const ComparisonRow& custom = row_for(rows, "");
   CHECK(custom.verdict == "faster");
   CHECK(custom.case_index == -1);
-  CHECK(any_slower(rows));
+  CHECK(any_regression(rows));
 
   // A lower threshold turns the significant 2% into a verdict; a higher one hides the 11%.
   CHECK(row_for(compare_runs(a, b, 0.01), "cccccccc-2pct-faster").verdict == "faster");
   CHECK(row_for(compare_runs(a, b, 0.2), "aaaaaaaa-11pct-slower-noisy").verdict == "same");
-  CHECK_FALSE(any_slower(compare_runs(a, b, 0.2)));
+  CHECK_FALSE(any_regression(compare_runs(a, b, 0.2)));
   CHECK_THROWS_AS(compare_runs(a, b, -0.1), UsageError);
   CHECK_THROWS_AS(compare_runs(a, b, std::nan("")), UsageError);
 }
@@ -118,6 +118,31 @@ TEST_CASE("compare_runs matches by solution, and skips cases not timed on both s
       CHECK(row.verdict == "slower");
     }
   }
+}
+
+TEST_CASE("a case timed in A that fails in B is a regression, in the rows, the printout, the JSON and for CI",
+          "[report][compare]") {
+  std::mt19937_64 rng(fresh_seed());
+  CaseResult broken = measured(rng, "flash", "33333333-broken", 1.0, 0.01);
+  broken.status = CaseStatus::kIncorrectNumerical;
+  broken.timing.reset();
+  CaseResult unchecked = measured(rng, "flash", "44444444-check-only", 1.0, 0.01);
+  unchecked.timing.reset();  // PASSED without timing (--check-only): nothing to compare, no regression
+  const RunRecord a = run_of({measured(rng, "flash", "33333333-broken", 1.0, 0.01),
+                              measured(rng, "flash", "44444444-check-only", 1.0, 0.01)});
+  const std::vector<ComparisonRow> rows = compare_runs(a, run_of({broken, unchecked}));
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0].verdict == "failed");
+  CHECK(rows[0].status_b == "INCORRECT_NUMERICAL");
+  CHECK(std::isnan(rows[0].ratio));
+  CHECK(any_regression(rows));
+  const std::string text = test::capture_output([&](std::FILE* out) { print_comparison(out, rows); });
+  CHECK_THAT(text, Catch::Contains("failed: INCORRECT_NUMERICAL"));
+  CHECK_THAT(text, Catch::Contains("failed on 1 of 1 cases"));
+  const nlohmann::json document = comparison_json(rows, 0.05);
+  CHECK(document.at("failed") == 1);
+  CHECK(document.at("rows")[0].at("ratio").is_null());
+  CHECK(document.at("rows")[0].at("status_b") == "INCORRECT_NUMERICAL");
 }
 
 TEST_CASE("two single-solution runs compare one solution against the other; the printout and the JSON",
