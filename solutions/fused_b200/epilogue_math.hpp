@@ -93,13 +93,18 @@ VLB_FUSED_HD float rope_inv_freq(int freq_index, int width) {
   return 1.0f / powf(10000.0f, exponent);
 }
 
-// cos and sin of an fp32 angle (positions reach ~12544 rad), as the reference's PyTorch code takes them: CUDA's
-// accurate sincosf (its own range reduction, a few ulp relative even where sin or cos is small), the C library's on
-// the host. The fast __sincosf is accurate only in absolute terms (~1e-6): near zero that moved the bf16 rounding of
-// sin or cos, and 5-23% of Q's and K's values came out unlike the reference's (NOTES.md, v8).
+// cos and sin of an fp32 angle (positions reach ~12544 rad). On the device: a two-step reduction to [-pi, pi] and the
+// fast hardware sincos, accurate to ~1e-6 absolute there; on the host: the C library. CUDA's accurate sincosf changed
+// no bf16 value of Q in the stage test and made small cases up to 30 us slower (NOTES.md, v8).
 VLB_FUSED_HD void rope_cos_sin(float angle, float& cos_value, float& sin_value) {
 #if defined(__CUDA_ARCH__)
-  sincosf(angle, &sin_value, &cos_value);
+  constexpr float kTwoPiHi = 6.28318548202514648f;   // fp32(2*pi)
+  constexpr float kTwoPiLo = -1.7484556e-7f;         // 2*pi - kTwoPiHi
+  constexpr float kInvTwoPi = 0.159154943091895336f;
+  const float turns = rintf(angle * kInvTwoPi);
+  float reduced = fmaf(-turns, kTwoPiHi, angle);
+  reduced = fmaf(-turns, kTwoPiLo, reduced);
+  __sincosf(reduced, &sin_value, &cos_value);
 #else
   cos_value = std::cos(angle);
   sin_value = std::sin(angle);
@@ -144,7 +149,9 @@ VLB_FUSED_HD RotatedPair rotate_pair(float x_first, float x_second, float cos_va
   const __nv_bfloat162 partner = __lowhigh2highlow(x);
   const __nv_bfloat162 cos2 = __float2bfloat162_rn(cos_value);
   const __nv_bfloat162 signed_sin = __floats2bfloat162_rn(-sin_value, sin_value);
-  const __nv_bfloat162 rotated = __hadd2(__hmul2(x, cos2), __hmul2(partner, signed_sin));
+  // The _rn forms: each product rounded to bf16 as the reference rounds it. Plain __hmul2 and __hadd2 let the compiler
+  // fuse one product into the sum (one rounding fewer), which left 18-23% of Q's values an ulp or two off (v8).
+  const __nv_bfloat162 rotated = __hadd2_rn(__hmul2_rn(x, cos2), __hmul2_rn(partner, signed_sin));
   return {__low2float(rotated), __high2float(rotated)};
 #else
   return {rotate_element_bf16(x_first, x_second, cos_value, sin_value, -1.0f),

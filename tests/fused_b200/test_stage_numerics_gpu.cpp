@@ -66,6 +66,47 @@ struct StageRow {
   double fused, projections_only, attention_only, o_projection_only;  // matched ratio of the final output
 };
 
+// Where Q differs: rows at position 0 (RoPE is the identity there: the GEMM and bias alone) against the others, the
+// rotary slots (column % 64) with the most differences, and the first few differing values.
+void print_q_differences(const bf16* fused_q, const bf16* reference_q, const std::int64_t* positions,
+                         const ProblemShape& shape) {
+  const std::int64_t rows = shape.lang_rows(), columns = ModelDims::kQProjDim;
+  std::vector<__nv_bfloat16> a(static_cast<std::size_t>(rows * columns)), b(a.size());
+  std::vector<std::int64_t> position(static_cast<std::size_t>(rows));
+  VLB_CUDA_CHECK(cudaMemcpy(a.data(), fused_q, bf16_bytes(rows * columns), cudaMemcpyDeviceToHost));
+  VLB_CUDA_CHECK(cudaMemcpy(b.data(), reference_q, bf16_bytes(rows * columns), cudaMemcpyDeviceToHost));
+  VLB_CUDA_CHECK(cudaMemcpy(position.data(), positions, rows * sizeof(std::int64_t), cudaMemcpyDeviceToHost));
+  std::int64_t at_zero = 0, differ_at_zero = 0, elsewhere = 0, differ_elsewhere = 0, shown = 0;
+  std::vector<std::int64_t> per_slot(64, 0);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    for (std::int64_t c = 0; c < columns; ++c) {
+      const std::size_t i = static_cast<std::size_t>(r * columns + c);
+      std::uint16_t bits_a, bits_b;
+      std::memcpy(&bits_a, &a[i], 2);
+      std::memcpy(&bits_b, &b[i], 2);
+      const bool differs = bits_a != bits_b;
+      (position[r] == 0 ? at_zero : elsewhere) += 1;
+      (position[r] == 0 ? differ_at_zero : differ_elsewhere) += differs;
+      if (!differs) continue;
+      ++per_slot[static_cast<std::size_t>(c % 64)];
+      if (shown++ < 6) {
+        std::printf("  Q row %lld (position %lld) column %lld: fused %.6g reference %.6g\n", static_cast<long long>(r),
+                    static_cast<long long>(position[r]), static_cast<long long>(c), __bfloat162float(a[i]),
+                    __bfloat162float(b[i]));
+      }
+    }
+  }
+  std::printf("  Q differs at position 0 in %.3f%%, elsewhere in %.3f%%; by rotary slot (%% of differing values):",
+              at_zero ? 100.0 * differ_at_zero / at_zero : 0.0, elsewhere ? 100.0 * differ_elsewhere / elsewhere : 0.0);
+  const std::int64_t total = differ_at_zero + differ_elsewhere;
+  for (int slot = 0; slot < 64; slot += 8) {
+    std::int64_t sum = 0;
+    for (int k = slot; k < slot + 8; ++k) sum += per_slot[static_cast<std::size_t>(k)];
+    std::printf(" %d-%d %.1f", slot, slot + 7, total ? 100.0 * sum / total : 0.0);
+  }
+  std::printf("\n");
+}
+
 StageRow compare_stages(const ProblemShape& shape, std::uint64_t seed, int sm_count, cudaStream_t stream) {
   DeviceInputs inputs(shape);
   inputs.generate(InputSettings{seed, PositionPattern::kOfficial}, stream);
@@ -123,6 +164,7 @@ StageRow compare_stages(const ProblemShape& shape, std::uint64_t seed, int sm_co
   row.o_projection_only = judge_output();
 
   VLB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  print_q_differences(fused.q, ref.q.as<bf16>(), view.language_position_ids.data, shape);
   row.q_differ = differing_fraction(fused.q, ref.q.as<bf16>(), q_elements);
   row.k_differ = differing_fraction(fused.k, ref.k.as<bf16>(), kv_elements);
   row.v_differ = differing_fraction(fused.v, ref.v.as<bf16>(), kv_elements);
