@@ -93,7 +93,8 @@ def matched(out, ref, atol):
 
 
 def read_safetensors(path, device):
-    """{name: tensor} of a safetensors file (bf16 and int64 only: what vlbench dumps), without the safetensors package."""
+    """{name: tensor} of a safetensors file (bf16 and int64 only: what vlbench dumps), read without the safetensors
+    package."""
     data = Path(path).read_bytes()
     header_size = int.from_bytes(data[:8], "little")
     header = json.loads(data[8:8 + header_size])

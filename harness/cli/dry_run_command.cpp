@@ -62,8 +62,10 @@ int run_dry_run_command(const RunPlan& plan, std::FILE* out) {
     fmt::print(out, "Shard: {} of the selected cases (the cases above are that share)\n", shard_text(shard));
   }
   if (plan.devices) {
+    const std::string gpus = plan.devices->all ? std::string("all of this host's")
+                                               : fmt::format("{}", fmt::join(plan.devices->ordinals, ","));
     fmt::print(out, "GPUs: {} (one device worker each; the ordinals are checked against the host when it runs)\n",
-               plan.devices->all ? std::string("all of this host's") : fmt::format("{}", fmt::join(plan.devices->ordinals, ",")));
+               gpus);
   }
   return 0;
 }

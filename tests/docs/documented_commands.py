@@ -36,7 +36,7 @@ DRY_RUN = "dry-run"    # a run of a solution: --dry-run on the CPU, as written o
 GPU = "gpu"            # needs a GPU (and torch where it is Python): as written, on the GPU only
 CI = "ci"              # configures, builds or tests the project itself: what .ci/run does (checked, not re-run)
 INSTALL = "install"    # pip install X: checked by importing X (scripts/setup.sh installs it for the tests)
-ENCLOSING = "enclosing"  # scripts/run_gpu_checks.sh: it runs ctest -L gpu, this test's GPU half among them (run by neither half)
+ENCLOSING = "enclosing"  # scripts/run_gpu_checks.sh: runs ctest -L gpu, this test's GPU half among them (neither runs it)
 SLURM = "slurm"        # scripts/slurm/: needs a Slurm cluster; tests/slurm runs it on a single-node Slurm of its own
 
 

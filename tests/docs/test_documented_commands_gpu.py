@@ -3,12 +3,11 @@
 test_documented_commands.py, runs them with --dry-run). Exit 77 (SKIPPED) where there is no CUDA GPU.
 
 scripts/run_gpu_checks.sh is left out: it runs `ctest -L gpu`, this test among them, so starting it from here would
-start a second ctest in the same build tree while the first still runs; it is the command that runs this test. `scripts/upstream_check.sh run` needs what `prepare` left in .whl and
-.carry (README, docs/leaderboard.md section 3).
+start a second ctest in the same build tree while the first still runs; it is the command that runs this test.
+`scripts/upstream_check.sh run` needs what `prepare` left in .whl and .carry (README, docs/leaderboard.md section 3).
 
 Environment (set by ctest): VLBENCH_BINARY, VLBENCH_SOURCE_DIR, VLBENCH_BINARY_DIR.
 """
-import os
 import random
 import subprocess
 import sys
