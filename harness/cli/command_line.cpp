@@ -142,22 +142,17 @@ TimingSettings timing_settings(const auto& o) {
   return timing;
 }
 
-// "2x373x588": digits and 'x' only (select_cases checks the rest).
-bool looks_like_size(const std::string& text) {
-  return text.find('x') != std::string::npos && text.find_first_not_of("0123456789x") == std::string::npos;
-}
-
 // -c names suite cases and --shape custom sizes; select_cases reads both from one list, so each option is held to its
 // own kind here.
 void check_case_options(const std::vector<std::string>& cases, const std::vector<std::string>& shapes) {
   for (const std::string& selector : cases) {
-    if (looks_like_size(selector)) {
+    if (is_custom_size(selector)) {
       throw UsageError(fmt::format("-c {}: a custom size is given with --shape {} (-c takes indices and uuid prefixes)",
                                    selector, selector));
     }
   }
   for (const std::string& shape : shapes) {
-    if (!looks_like_size(shape)) {
+    if (!is_custom_size(shape)) {
       throw UsageError(fmt::format("--shape {}: a custom size is BxLqxLv, e.g. --shape 2x373x588 (suite cases are -c)",
                                    shape));
     }

@@ -51,12 +51,6 @@ Case suite_case(const Suite& suite, std::size_t index) {
   return result;
 }
 
-// "2x373x588": three positive integers joined by 'x', which no index and no uuid (hexadecimal) can be.
-bool is_custom_size(std::string_view selector) {
-  return selector.find('x') != std::string_view::npos &&
-         selector.find_first_not_of("0123456789x") == std::string_view::npos;
-}
-
 Case custom_case(std::string_view selector, double custom_atol) {
   std::vector<std::int64_t> values;
   std::size_t start = 0;
@@ -129,6 +123,11 @@ Case uuid_case(const Suite& suite, std::string_view selector) {
 std::string Case::label() const {
   if (workload == nullptr) return "custom " + describe(shape);
   return fmt::format("#{} {}", index, uuid.substr(0, kLabelUuidChars));
+}
+
+bool is_custom_size(std::string_view selector) {
+  return selector.find('x') != std::string_view::npos &&
+         selector.find_first_not_of("0123456789x") == std::string_view::npos;
 }
 
 std::vector<Case> select_cases(const Suite& suite, const std::vector<std::string>& selectors, double custom_atol) {

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/core/problem.hpp"
@@ -86,6 +87,9 @@ struct Case {
   const Workload* workload = nullptr;  // null for custom cases
   std::string label() const;           // "#3 9df4cc20" or "custom B=1 Lq=64 Lv=196"
 };
+
+// "2x373x588": digits joined by 'x', which no index and no uuid (hexadecimal) can be; select_cases checks the rest.
+bool is_custom_size(std::string_view selector);
 
 // Selectors: an index ("3"), a uuid or a unique uuid prefix of at least 8 characters, or "BxLqxLv" for a custom size
 // (tolerance atol = custom_atol, rtol 0.05; the CLI's --shape). No selectors: every workload. Throws UsageError.

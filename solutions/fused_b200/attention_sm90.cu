@@ -41,8 +41,6 @@ AttentionParams make_params(const AttentionTensors& tensors, const AttentionShap
   return params;
 }
 
-
-
 }  // namespace
 
 void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count,
