@@ -129,7 +129,7 @@ run() {
     echo "upstream_check.sh: evaluating $solution with sol_execbench (clocks not locked)"
     # No --lock-clocks: config.json says lock_clocks false, and the evaluator then leaves the clocks alone.
     python3 -m sol_execbench.cli.main "$carry/problem" --solution "$carry/$solution.solution.json" \
-      --compile-timeout 300 --timeout 600 -o "$out_dir/$solution.traces.jsonl" > "$out_dir/$solution.log" 2>&1 \
+      --compile-timeout 600 --timeout 600 -o "$out_dir/$solution.traces.jsonl" > "$out_dir/$solution.log" 2>&1 \
       || status=1
     tail -n 25 "$out_dir/$solution.log"
   done

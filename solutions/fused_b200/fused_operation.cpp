@@ -56,18 +56,6 @@ FusedWorkspace FusedWorkspace::carve(void* base, std::size_t bytes, const Proble
   return workspace;
 }
 
-FusedOperation::FusedOperation(int sm_count, FusedNumerics numerics) : sm_count_(sm_count), numerics_(numerics) {
-  VLB_CUDA_CHECK(cudaStreamCreateWithFlags(&side_stream_, cudaStreamNonBlocking));
-  VLB_CUDA_CHECK(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
-  VLB_CUDA_CHECK(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming));
-}
-
-FusedOperation::~FusedOperation() {
-  (void)cudaEventDestroy(join_);
-  (void)cudaEventDestroy(fork_);
-  (void)cudaStreamDestroy(side_stream_);
-}
-
 void FusedOperation::run(const FusionArgs& args, const StageEvents* events) const {
   const ProblemShape& shape = args.shape;
   const FusionInputs& in = args.inputs;
@@ -78,22 +66,12 @@ void FusedOperation::run(const FusionArgs& args, const StageEvents* events) cons
   };
   if (events != nullptr) VLB_CUDA_CHECK(cudaEventRecord(events->start, stream));
 
-  // K/V on the side stream unless the stages are being timed one by one.
-  cudaStream_t kv_stream = events != nullptr ? stream : side_stream_;
-  if (kv_stream != stream) {
-    VLB_CUDA_CHECK(cudaEventRecord(fork_, stream));
-    VLB_CUDA_CHECK(cudaStreamWaitEvent(kv_stream, fork_));
-  }
   launch_q_projection(in.language_hidden_states.data, shape.lang_rows(), in.q_proj_weight.data, in.q_proj_bias.data,
                       in.language_position_ids.data, 1.0f, ws.q, sm_count_, ws.q_and_o_gemm, stream, numerics_.rope);
   mark(FusedStage::kProjectQ);
   launch_kv_projection(in.vision_hidden_states.data, shape.vision_rows(), in.k_proj_weight.data, in.k_proj_bias.data,
                        in.v_proj_weight.data, in.v_proj_bias.data, in.vision_grid_thw.data, ws.k, ws.v, sm_count_,
-                       ws.kv_gemm, kv_stream, numerics_.rope);
-  if (kv_stream != stream) {
-    VLB_CUDA_CHECK(cudaEventRecord(join_, kv_stream));
-    VLB_CUDA_CHECK(cudaStreamWaitEvent(stream, join_));
-  }
+                       ws.kv_gemm, stream, numerics_.rope);
   mark(FusedStage::kProjectKv);
   const AttentionShape attention_shape{shape.batch, shape.lang_seq, shape.vision_seq};
   launch_attention(AttentionTensors{ws.q, ws.k, ws.v, ws.attention}, attention_shape, sm_count_, stream);

@@ -1,8 +1,8 @@
 #pragma once
 // The whole operation of the fused solution, architecture-neutral: Q projection (bias + 1D RoPE), K/V projection
 // (bias, sectioned 3D RoPE on K), GQA attention, O projection, with the intermediates in the caller's workspace.
-// The Q and K/V projections are independent: K/V runs on a second stream forked from the caller's and joined back
-// before attention, so that on small cases the two fill the GPU together.
+// Everything runs on the caller's stream, K/V after Q: SOL-ExecBench rejects a source that forks work onto a second
+// stream, and the fork measured no gain (NOTES.md, v9), so vlbench times exactly the code a package submits.
 #include <cuda_runtime.h>
 
 #include <array>
@@ -47,22 +47,16 @@ struct StageEvents {
 
 class FusedOperation {
  public:
-  explicit FusedOperation(int sm_count, FusedNumerics numerics = {});
-  ~FusedOperation();
-  FusedOperation(const FusedOperation&) = delete;
-  FusedOperation& operator=(const FusedOperation&) = delete;
+  explicit FusedOperation(int sm_count, FusedNumerics numerics = {}) : sm_count_(sm_count), numerics_(numerics) {}
 
   std::size_t workspace_bytes(const ProblemShape& shape) const { return FusedWorkspace::bytes(shape, sm_count_); }
-  // Enqueues the whole operation on args.stream (the K/V projection forks off and joins back); no allocation and no
-  // host synchronization. With `events`, the stages run in sequence on args.stream and are marked.
+  // Enqueues the whole operation on args.stream; no allocation and no host synchronization. With `events`, the
+  // stages are marked.
   void run(const FusionArgs& args, const StageEvents* events = nullptr) const;
 
  private:
   int sm_count_;
   FusedNumerics numerics_;
-  cudaStream_t side_stream_ = nullptr;
-  cudaEvent_t fork_ = nullptr;
-  cudaEvent_t join_ = nullptr;
 };
 
 }  // namespace vlb::fused_b200

@@ -144,6 +144,7 @@ TEST_CASE("the template's package validates against SOL-ExecBench's solution sch
   for (const char* key : {"cflags", "cuda_cflags"}) {
     REQUIRE(has_flag(options.at(key), "-std=c++20"));
     REQUIRE(has_flag(options.at(key), "-DVLBENCH_PACKAGED_SOLUTION=template"));
+    REQUIRE(has_flag(options.at(key), "-DNDEBUG"));  // as the Release build: CUTLASS's device asserts compiled out
   }
   REQUIRE(has_flag(options.at("cuda_cflags"), "-gencode=arch=compute_90a,code=sm_90a"));
   REQUIRE(has_flag(options.at("cuda_cflags"), "-gencode=arch=compute_100a,code=sm_100a"));
@@ -303,6 +304,31 @@ TEST_CASE("a package fails on what the evaluator could not build", "[export][pac
   SECTION("an empty source file") {
     project.file("solutions/fake/a.cu", "");
     require_error<InputError>(fake_info({}), project.root(), "solutions/fake/a.cu is empty");
+  }
+}
+
+// fused_b200 as its fused_b200_solution.cpp describes itself (this test links no solution).
+SolutionInfo fused_b200_info() {
+  return {.name = "fused_b200", .author = "vlbench", .description = "d", .languages = {"cuda"},
+          .target_compute_capabilities = {90, 100}};
+}
+
+TEST_CASE("fused_b200 packages with its kernels for both families", "[export][package]") {
+  const json package = make_solution_package(fused_b200_info(), kSourceRoot);
+  require_valid_solution(package);
+  const std::map<std::string, std::string> files = sources_of(package);
+  for (const char* unit : {"solutions/fused_b200/fused_operation.cpp",
+                           "solutions/fused_b200/fused_b200_solution.cpp", "solutions/fused_b200/attention_sm90.cu",
+                           "solutions/fused_b200/attention_sm100.cu", "harness/export/torch_binding.cpp"}) {
+    INFO("expected " << unit);
+    REQUIRE(files.count(top_level(unit)) == 1);
+  }
+  require_closed(files);
+  const json& spec = package.at("spec");
+  REQUIRE(spec.at("target_hardware") == json{"B200", "LOCAL"});
+  REQUIRE(spec.at("dependencies") == json{"cublas", "cutlass"});
+  for (const char* flag : {"-DVLBENCH_HAS_SM90=1", "-DVLBENCH_HAS_SM100=1", "-DNDEBUG"}) {
+    REQUIRE(has_flag(spec.at("compile_options").at("cuda_cflags"), flag));
   }
 }
 
