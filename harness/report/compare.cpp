@@ -43,7 +43,10 @@ std::set<std::string> solutions_of(const RunRecord& run) {
   return names;
 }
 
-bool is_timed(const CaseResult& result) { return report_detail::median_latency_ms(result).has_value(); }
+// PASSED with a median: a REWARD_HACK case keeps its samples in the file (some may be 0 ms) but is no latency.
+bool is_timed(const CaseResult& result) {
+  return result.status == CaseStatus::kPassed && report_detail::median_latency_ms(result).has_value();
+}
 
 // A case A timed that B ran and failed (INCORRECT_NUMERICAL, RUNTIME_ERROR, TIMEOUT, ...): a regression, not a gap.
 ComparisonRow failed_row(const CaseResult& result_a, const CaseResult& result_b, const std::string& solution) {
@@ -91,7 +94,7 @@ std::vector<ComparisonRow> compare_runs(const RunRecord& a, const RunRecord& b, 
     row.case_index = result_b.case_index;
     row.latency_a_ms = result_a.timing->stats.median;
     row.latency_b_ms = result_b.timing->stats.median;
-    row.ratio = row.latency_b_ms / row.latency_a_ms;  // medians are positive: the reader rejects any other
+    row.ratio = row.latency_b_ms / row.latency_a_ms;  // a PASSED median is positive: the reader checks it
     row.samples_a = result_a.timing->samples_ms.size();
     row.samples_b = result_b.timing->samples_ms.size();
     row.p_value = mann_whitney(result_a.timing->samples_ms, result_b.timing->samples_ms).p_value;

@@ -61,7 +61,7 @@ TEST_CASE("compare refuses a folder and impossible latencies with exit 2", "[cli
   negative.at("cases")[1].at("timing").at("samples_ms")[4] = -1.0;
   const std::vector<std::pair<std::string, std::string>> bad = {
       {folder.path().string(), "it is a folder"},
-      {folder.write("zero.json", zero.dump()).string(), "a median latency is positive"},
+      {folder.write("zero.json", zero.dump()).string(), "a PASSED case's median latency is positive"},
       {folder.write("negative.json", negative.dump()).string(), "sample 4 is -1"},
   };
   for (const auto& [path, expected] : bad) {

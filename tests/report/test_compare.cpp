@@ -145,6 +145,24 @@ TEST_CASE("a case timed in A that fails in B is a regression, in the rows, the p
   CHECK(document.at("rows")[0].at("status_b") == "INCORRECT_NUMERICAL");
 }
 
+TEST_CASE("a REWARD_HACK case keeps its samples but is no latency: a regression in B, no baseline in A",
+          "[report][compare]") {
+  std::mt19937_64 rng(fresh_seed());
+  CaseResult hack = measured(rng, "flash", "55555555-hack", 1.0, 0.01);
+  hack.status = CaseStatus::kRewardHack;
+  hack.timing->samples_ms.front() = 0.0;  // a call that launched nothing, as CUPTI times it
+  hack.timing->stats = compute_statistics(hack.timing->samples_ms);
+  const RunRecord honest = run_of({measured(rng, "flash", "55555555-hack", 1.0, 0.01)});
+  const RunRecord cheating = run_of({hack});
+
+  const std::vector<ComparisonRow> regression = compare_runs(honest, cheating);
+  REQUIRE(regression.size() == 1);
+  CHECK(regression[0].verdict == "failed");
+  CHECK(regression[0].status_b == "REWARD_HACK");
+  CHECK(any_regression(regression));
+  CHECK(compare_runs(cheating, honest).empty());
+}
+
 TEST_CASE("two single-solution runs compare one solution against the other; the printout and the JSON",
           "[report][compare]") {
   std::mt19937_64 rng(fresh_seed());

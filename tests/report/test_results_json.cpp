@@ -9,6 +9,7 @@
 
 #include "harness/core/errors.hpp"
 #include "harness/report/results_json.hpp"
+#include "harness/timing/statistics.hpp"
 #include "report/support_results.hpp"
 
 namespace vlb {
@@ -195,6 +196,30 @@ TEST_CASE("validation checks schema, statuses and the per-status rules", "[repor
     document["cases"][4]["shape"]["vision_seq_len"] = 0;
     require_invalid(document, "cases[4].shape.vision_seq_len: must be positive");
   }
+}
+
+TEST_CASE("a call CUPTI saw no GPU work in reads back as a 0 ms sample of a REWARD_HACK case",
+          "[report][json][validation]") {
+  RunRecord run = test::make_seeded_run(31);
+  CaseResult& hack = run.cases.back();
+  REQUIRE(hack.status == CaseStatus::kRewardHack);
+  REQUIRE(hack.timing);
+  hack.timing->samples_ms.at(3) = 0.0;  // the call launched nothing: its CUPTI span is empty
+  hack.timing->stats = compute_statistics(hack.timing->samples_ms);
+  const json document = to_json(run);
+  REQUIRE_NOTHROW(validate_results_json(document));
+  test::require_same_run(run, run_record_from_json(json::parse(document.dump())));
+
+  json all_zero = document;
+  for (json& sample : all_zero["cases"].back()["timing"]["samples_ms"]) sample = 0.0;
+  all_zero["cases"].back()["timing"]["stats"]["median"] = 0.0;
+  REQUIRE_NOTHROW(validate_results_json(all_zero));
+  json passed_zero = document;
+  passed_zero["cases"][0]["timing"]["stats"]["median"] = 0.0;
+  require_invalid(passed_zero, "cases[0].timing.stats.median: is 0.000000: a PASSED case's median latency is positive");
+  json negative = document;
+  negative["cases"].back()["timing"]["samples_ms"][3] = -0.5;
+  require_invalid(negative, "sample 3 is -0.500000: a latency is a finite, non-negative number of milliseconds");
 }
 
 TEST_CASE("validation checks the summary against the cases", "[report][json][validation]") {
