@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <optional>
+#include <utility>
 #include <fstream>
 #include <system_error>
 
@@ -34,6 +36,18 @@ void write_progress(const std::filesystem::path& folder, int calls_done) {
   }
   std::error_code error;
   std::filesystem::rename(temporary, file, error);  // the reader sees the old number or the new one
+}
+
+CallProgress throttled_progress_file(std::filesystem::path folder, int final_calls,
+                                     std::chrono::milliseconds min_interval) {
+  using Clock = std::chrono::steady_clock;
+  return [folder = std::move(folder), final_calls, min_interval, last = std::optional<Clock::time_point>()](
+             int calls_done) mutable {
+    const Clock::time_point now = Clock::now();
+    if (last && now - *last < min_interval && calls_done != final_calls) return;
+    write_progress(folder, calls_done);
+    last = now;
+  };
 }
 
 std::optional<int> read_progress(const std::filesystem::path& folder) {

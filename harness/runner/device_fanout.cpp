@@ -215,9 +215,9 @@ RunOutput fan_out(const RunPlan& plan, const std::vector<int>& devices, const Ru
 }
 
 RunOutput execute_on_devices(const RunPlan& plan, std::FILE* progress) {
-  check_plan(plan);
+  const CheckedPlan checked = check_plan(plan);
   const std::vector<DeviceInfo> devices = query_devices(resolve_devices(*plan.devices, device_count()));
-  RunSetup setup = set_up_run(plan, devices.front());
+  RunSetup setup = set_up_run(plan, checked, devices.front());
   std::vector<std::string> uuids;
   std::vector<int> ordinals;
   for (const DeviceInfo& device : devices) {

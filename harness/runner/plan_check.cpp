@@ -85,28 +85,26 @@ int check_file_inputs(const std::vector<Case>& cases) {
 
 }  // namespace
 
-std::optional<BaselineTable> find_baselines(const RunPlan& plan, const std::string& gpu_key) {
-  if (plan.baseline_path) return load_baselines(plan.baseline_path->string());
-  for (const fs::path& file : baseline_files_in(plan.workloads_dir / "baselines")) {
-    BaselineTable table = load_baselines(file.string());
-    if (table.gpu_key == gpu_key) return table;
+std::optional<BaselineTable> find_baselines(const CheckedPlan& checked, const RunPlan& plan,
+                                           const std::string& gpu_key) {
+  for (const BaselineTable& table : checked.baseline_tables) {
+    if (plan.baseline_path || table.gpu_key == gpu_key) return table;
   }
   return std::nullopt;
 }
 
 CheckedPlan check_plan(const RunPlan& plan) {
   SelectedCases selected = select_plan_cases(plan);  // moved, not copied: the cases point into its suite
-  CheckedPlan checked{std::move(selected.suite), std::move(selected.cases), {}, {}, {}, {}, 0};
+  CheckedPlan checked{std::move(selected.suite), std::move(selected.cases), {}, {}, {}, {}, {}, 0};
   for (const std::string& name : plan.solutions) SolutionRegistry::instance().require(name);
   checked.gpu_specs = load_gpu_specs((plan.workloads_dir / "gpus.json").string());
   if (plan.gpu_spec_key) checked.gpu_spec = select_gpu_spec(checked.gpu_specs, "", plan.gpu_spec_key);
 
   checked.baseline_files = plan.baseline_path ? std::vector<fs::path>{*plan.baseline_path}
                                               : baseline_files_in(plan.workloads_dir / "baselines");
-  for (const fs::path& file : checked.baseline_files) {
-    BaselineTable table = load_baselines(file.string());
-    const bool applies = plan.baseline_path || (checked.gpu_spec && table.gpu_key == checked.gpu_spec->key);
-    if (applies && !checked.baselines) checked.baselines = std::move(table);
+  for (const fs::path& file : checked.baseline_files) checked.baseline_tables.push_back(load_baselines(file.string()));
+  if (plan.baseline_path || checked.gpu_spec) {
+    checked.baselines = find_baselines(checked, plan, checked.gpu_spec ? checked.gpu_spec->key : "");
   }
   check_results_path(plan.json_path);
   check_dump_folder(plan.dump_dir);

@@ -22,6 +22,7 @@ struct CheckedPlan {
   std::optional<GpuSpec> gpu_spec;          // when --gpu-spec names one; else chosen from the device at run time
   std::optional<BaselineTable> baselines;   // the table for gpu_spec (or --baseline), where one is known now
   std::vector<std::filesystem::path> baseline_files;  // every table read (all of them parse)
+  std::vector<BaselineTable> baseline_tables;         // those tables, in the same order
   int file_inputs = 0;                      // safetensors inputs read and checked against the definition
 };
 
@@ -30,6 +31,7 @@ CheckedPlan check_plan(const RunPlan& plan);
 
 // The baseline table a run on `gpu_key` uses: --baseline, else the first file of <workloads>/baselines/ (by name)
 // for that GPU; none when there is none.
-std::optional<BaselineTable> find_baselines(const RunPlan& plan, const std::string& gpu_key);
+std::optional<BaselineTable> find_baselines(const CheckedPlan& checked, const RunPlan& plan,
+                                           const std::string& gpu_key);
 
 }  // namespace vlb

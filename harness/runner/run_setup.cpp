@@ -34,10 +34,9 @@ RunRecord make_header(const RunPlan& plan, const EnvironmentRecord& environment,
 
 }  // namespace
 
-RunSetup set_up_run(const RunPlan& plan, const DeviceInfo& device) {
-  const std::vector<GpuSpec> gpu_specs = load_gpu_specs((plan.workloads_dir / "gpus.json").string());
-  RunSetup setup{select_gpu_spec(gpu_specs, device.name, plan.gpu_spec_key), std::nullopt, {}};
-  setup.baselines = find_baselines(plan, setup.gpu_spec.key);
+RunSetup set_up_run(const RunPlan& plan, const CheckedPlan& checked, const DeviceInfo& device) {
+  RunSetup setup{select_gpu_spec(checked.gpu_specs, device.name, plan.gpu_spec_key), std::nullopt, {}};
+  setup.baselines = find_baselines(checked, plan, setup.gpu_spec.key);
   setup.header = make_header(plan, collect_environment(device, setup.gpu_spec.key), setup.baselines);
   return setup;
 }

@@ -6,6 +6,7 @@
 
 #include "harness/core/device_info.hpp"
 #include "harness/report/results.hpp"
+#include "harness/runner/plan_check.hpp"
 #include "harness/runner/run_plan.hpp"
 #include "harness/sol/baselines.hpp"
 #include "harness/sol/speed_of_light.hpp"
@@ -17,7 +18,8 @@ struct RunSetup {
   std::optional<BaselineTable> baselines;
   RunRecord header;  // no cases, no summary
 };
-RunSetup set_up_run(const RunPlan& plan, const DeviceInfo& device);
+// `checked`: check_plan(plan), whose GPU specs and baseline tables are used as read (no file is read again).
+RunSetup set_up_run(const RunPlan& plan, const CheckedPlan& checked, const DeviceInfo& device);
 
 // The header alone, for a worker process (no baselines: the parent judges).
 RunRecord worker_header(const RunPlan& plan, const DeviceInfo& device);

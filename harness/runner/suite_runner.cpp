@@ -102,7 +102,7 @@ RunOutput execute_plan(const RunPlan& plan, std::FILE* progress) {
   const CheckedPlan selected = check_plan(plan);  // everything that needs no GPU, first (as --dry-run)
   const DeviceInfo device = query_device(plan.device);
   VLB_CUDA_CHECK(cudaSetDevice(plan.device));
-  const RunSetup setup = set_up_run(plan, device);
+  const RunSetup setup = set_up_run(plan, selected, device);
 
   RunOutput output;
   output.record = setup.header;
@@ -146,7 +146,7 @@ void execute_worker_task(const std::filesystem::path& folder) {
 
   const auto started = std::chrono::steady_clock::now();
   InProcessSolutions solutions(task.plan, device);
-  const CallProgress report = [&folder](int calls_done) { write_progress(folder, calls_done); };  // for the parent
+  const CallProgress report = throttled_progress_file(folder, CallSchedule(task.plan).max_calls());  // for the parent
   SolutionRun run = solutions.run(task.solution, test_case, report);
   run.result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   write_worker_outcome(folder, run, header);

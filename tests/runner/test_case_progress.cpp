@@ -34,5 +34,23 @@ TEST_CASE("a worker's progress file reads back as the last number written", "[ru
   write_progress(folder.path() / "missing", 3);  // never throws
 }
 
+TEST_CASE("a worker writes its progress at most once per interval, but always the first count and the last",
+          "[runner][progress]") {
+  const testing::ScratchFolder folder;
+  const CallProgress hourly = throttled_progress_file(folder.path(), 63, std::chrono::hours(1));
+  hourly(1);
+  CHECK(read_progress(folder.path()) == 1);
+  for (int calls = 2; calls < 63; ++calls) hourly(calls);
+  CHECK(read_progress(folder.path()) == 1);  // within the hour: nothing rewritten
+  hourly(63);
+  CHECK(read_progress(folder.path()) == 63);  // every call done: written at once
+
+  const CallProgress every_call = throttled_progress_file(folder.path(), 63, std::chrono::milliseconds(0));
+  for (int calls = 1; calls <= 5; ++calls) {
+    every_call(calls);
+    CHECK(read_progress(folder.path()) == calls);
+  }
+}
+
 }  // namespace
 }  // namespace vlb
