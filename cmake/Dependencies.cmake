@@ -8,7 +8,7 @@ if(VLBENCH_BUILD_TESTS)
 endif()
 
 # The PyPI versions vlbench pins, from the file scripts/setup.sh sources: VLBENCH_<NAME> per NAME=VALUE line.
-file(STRINGS "${CMAKE_CURRENT_SOURCE_DIR}/scripts/pinned_versions.env" _pinned_lines
+file(STRINGS "${CMAKE_CURRENT_LIST_DIR}/../scripts/pinned_versions.env" _pinned_lines
      REGEX "^[A-Z_]+=[^ #]+")
 foreach(line IN LISTS _pinned_lines)
   string(REGEX MATCH "^([A-Z_]+)=([^ #]+)" _ "${line}")
