@@ -67,7 +67,7 @@ TEST_CASE("a scrambled buffer holds the key's bytes, another key's differ", "[ch
   vlb::testing::TestStream stream;
   const std::size_t bytes = (std::size_t{1} << 20) + 5;
   vlb::DeviceBuffer buffer(bytes);
-  VLB_CUDA_CHECK(cudaMemset(buffer.data(), 0, bytes));
+  VLB_CUDA_CHECK(cudaMemsetAsync(buffer.data(), 0, bytes, stream.get()));  // on the non-blocking stream: ordered
   vlb::scramble_bytes(buffer.data(), bytes, 77, stream.get());
   VLB_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
   const auto first = download(buffer.data(), bytes);

@@ -119,6 +119,9 @@ TEST_CASE("staged epilogue: bias, 1D and sectioned 3D RoPE, scale, from fp32 acc
     DeviceBuffer staged_device(staged.size() * sizeof(float));
     VLB_CUDA_CHECK(cudaMemcpy(staged_device.data(), staged.data(), staged.size() * sizeof(float),
                               cudaMemcpyHostToDevice));
+    // The uploads and the NaN fill ran on the legacy stream, which the test's non-blocking stream does not wait for
+    // (and a pageable cudaMemcpy may return before its DMA lands): without this the kernel raced them (run L).
+    VLB_CUDA_CHECK(cudaDeviceSynchronize());
     launch_staged_epilogue(staged_device.as<float>(), shape, launch_outputs, stream.get());
     stream.synchronize();
     for (int g = 0; g < groups; ++g) {

@@ -44,6 +44,8 @@ ReadBuffer make_read_buffer(std::size_t bytes) {
   buffer.expected_sum = std::accumulate(host.begin(), host.end(), 0ull);
   buffer.words = vlb::DeviceBuffer(buffer.count * sizeof(std::uint32_t));
   VLB_CUDA_CHECK(cudaMemcpy(buffer.words.data(), host.data(), buffer.words.bytes(), cudaMemcpyHostToDevice));
+  // A pageable cudaMemcpy may return before its DMA lands, and the tests' non-blocking streams do not wait for it.
+  VLB_CUDA_CHECK(cudaDeviceSynchronize());
   return buffer;
 }
 
