@@ -1,5 +1,8 @@
 // CUTLASS's stock sm90 GEMMs for the stage benchmark (see stock_cutlass_gemm.hpp): plain_gemm_sm90_kernel.hpp's
 // builder chain (mainloop and TMA epilogue both from CUTLASS) in three configurations.
+// As in solutions/fused_b200/projection_plain_128x256_sm90.cu, which instantiates one of these kernels too: the two
+// instantiations must be the same code.
+#define CUTLASS_ENABLE_GDC_FOR_SM90 1
 #include "bench/fused_b200/stock_cutlass_gemm.hpp"
 #include "solutions/fused_b200/plain_gemm_sm90_kernel.hpp"
 

@@ -26,15 +26,16 @@ void check_attention_shape(const AttentionShape& shape) {
   }
 }
 
-void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count,
-                      cudaStream_t stream) {
+void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count, cudaStream_t stream,
+                      LaunchOrder order) {
   check_attention_shape(shape);
   if (!aligned_16(tensors.q) || !aligned_16(tensors.k) || !aligned_16(tensors.v) || !aligned_16(tensors.out)) {
     throw UsageError("fused_b200 attention: Q, K, V and the output must be 16-byte aligned (TMA)");
   }
+  (void)order;  // Hopper only: sm100 launches LaunchOrder::kAfterPrevious
   switch (current_kernel_architecture()) {
 #if defined(VLBENCH_HAS_SM90)
-    case KernelArchitecture::kSm90: sm90::launch_attention(tensors, shape, sm_count, stream); return;
+    case KernelArchitecture::kSm90: sm90::launch_attention(tensors, shape, sm_count, stream, order); return;
 #endif
 #if defined(VLBENCH_HAS_SM100)
     case KernelArchitecture::kSm100: sm100::launch_attention(tensors, shape, sm_count, stream); return;

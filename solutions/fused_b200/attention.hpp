@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 
 #include "solutions/fused_b200/attention_schedule.hpp"
+#include "solutions/fused_b200/launch_order.hpp"
 
 namespace vlb::fused_b200 {
 
@@ -23,8 +24,10 @@ struct AttentionTensors {
 };
 
 // Throws UsageError for an empty or oversized shape or misaligned pointers, SystemError where no kernel was built for
-// the device. Enqueues one launch on `stream`; needs no workspace.
-void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count, cudaStream_t stream);
+// the device. Enqueues one launch on `stream`; needs no workspace. The kernel reads Q, K and V only after the previous
+// kernel on the stream has finished, whatever `order` (launch_order.hpp).
+void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count, cudaStream_t stream,
+                      LaunchOrder order = LaunchOrder::kAfterPrevious);
 
 // Checks that a shape is one the kernels take (every dimension >= 1, TMA coordinates fit in 32 bits).
 void check_attention_shape(const AttentionShape& shape);

@@ -47,6 +47,10 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
   Pipeline v_pipeline(storage.v_pipeline, pipeline_params, cute::Shape<cute::_1, cute::_1, cute::_1>{});
   cutlass::arch::fence_barrier_init();
   __syncthreads();  // barriers initialized before anyone waits on them
+  // Launched LaunchOrder::kOverlapPrevious, the set-up above overlapped the K/V projection's end: Q, K and V are read
+  // only after it has finished. The O projection may then launch: its CTAs wait for SMs and for this kernel's end.
+  cudaGridDependencySynchronize();
+  cudaTriggerProgrammaticLaunchCompletion();
 
   if (warp_group == 0) {
     cutlass::arch::warpgroup_reg_dealloc<Config::kProducerRegisters>();

@@ -43,13 +43,24 @@ AttentionParams make_params(const AttentionTensors& tensors, const AttentionShap
 
 }  // namespace
 
-void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count,
-                      cudaStream_t stream) {
+void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count, cudaStream_t stream,
+                      LaunchOrder order) {
   const AttentionParams params = make_params(tensors, shape);
   auto* kernel = &attention_kernel<Config>;
   VLB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Config::kSharedBytes));
-  kernel<<<attention_grid_size(shape, sm_count), Config::kThreads, Config::kSharedBytes, stream>>>(params);
-  VLB_CHECK_LAUNCH();
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(attention_grid_size(shape, sm_count)));
+  config.blockDim = dim3(Config::kThreads);
+  config.dynamicSmemBytes = Config::kSharedBytes;
+  config.stream = stream;
+  cudaLaunchAttribute overlap{};
+  overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  overlap.val.programmaticStreamSerializationAllowed = 1;
+  if (order == LaunchOrder::kOverlapPrevious) {
+    config.attrs = &overlap;
+    config.numAttrs = 1;
+  }
+  VLB_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, params));
 }
 
 }  // namespace vlb::fused_b200::sm90

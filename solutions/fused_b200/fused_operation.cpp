@@ -65,19 +65,22 @@ void FusedOperation::run(const FusionArgs& args, const StageEvents* events) cons
     if (events != nullptr) VLB_CUDA_CHECK(cudaEventRecord(events->after[static_cast<int>(stage)], stream));
   };
   if (events != nullptr) VLB_CUDA_CHECK(cudaEventRecord(events->start, stream));
+  // Q starts after the caller's work (it wrote the inputs); each later kernel overlaps its launch with the end of the
+  // one before (launch_order.hpp), unless events sit between them.
+  const LaunchOrder later = events == nullptr ? LaunchOrder::kOverlapPrevious : LaunchOrder::kAfterPrevious;
 
   launch_q_projection(in.language_hidden_states.data, shape.lang_rows(), in.q_proj_weight.data, in.q_proj_bias.data,
                       in.language_position_ids.data, 1.0f, ws.q, sm_count_, ws.q_and_o_gemm, stream, numerics_.rope);
   mark(FusedStage::kProjectQ);
   launch_kv_projection(in.vision_hidden_states.data, shape.vision_rows(), in.k_proj_weight.data, in.k_proj_bias.data,
                        in.v_proj_weight.data, in.v_proj_bias.data, in.vision_grid_thw.data, ws.k, ws.v, sm_count_,
-                       ws.kv_gemm, stream, numerics_.rope);
+                       ws.kv_gemm, stream, numerics_.rope, later);
   mark(FusedStage::kProjectKv);
   const AttentionShape attention_shape{shape.batch, shape.lang_seq, shape.vision_seq};
-  launch_attention(AttentionTensors{ws.q, ws.k, ws.v, ws.attention}, attention_shape, sm_count_, stream);
+  launch_attention(AttentionTensors{ws.q, ws.k, ws.v, ws.attention}, attention_shape, sm_count_, stream, later);
   mark(FusedStage::kAttention);
   launch_o_projection(ws.attention, shape.lang_rows(), in.o_proj_weight.data, args.output.data, sm_count_,
-                      ws.q_and_o_gemm, stream);
+                      ws.q_and_o_gemm, stream, later);
   mark(FusedStage::kProjectO);
 }
 

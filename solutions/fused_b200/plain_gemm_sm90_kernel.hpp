@@ -17,6 +17,7 @@
 
 #include "harness/core/cuda_check.hpp"
 #include "harness/core/errors.hpp"
+#include "solutions/fused_b200/launch_order.hpp"
 
 namespace vlb::fused_b200::sm90 {
 
@@ -67,7 +68,8 @@ struct PlainGemm {
   }
 
   static void run(const void* a, const void* w, void* out, std::int64_t rows, std::int64_t n, std::int64_t k,
-                  int swizzle, int sm_count, void* workspace, std::size_t workspace_bytes, cudaStream_t stream) {
+                  int swizzle, int sm_count, void* workspace, std::size_t workspace_bytes, cudaStream_t stream,
+                  LaunchOrder order = LaunchOrder::kAfterPrevious) {
     const auto args = arguments(a, w, out, rows, n, k, swizzle, sm_count);
     const auto fail = [&](const char* step, cutlass::Status status) {
       throw SystemError(std::string("plain CUTLASS GEMM: ") + step + " failed (" + cutlassGetStatusString(status) +
@@ -85,7 +87,10 @@ struct PlainGemm {
     if (const auto status = gemm.initialize(args, workspace, stream); status != cutlass::Status::kSuccess) {
       fail("initialize", status);
     }
-    if (const auto status = gemm.run(stream); status != cutlass::Status::kSuccess) fail("run", status);
+    const bool overlap_previous = order == LaunchOrder::kOverlapPrevious;
+    if (const auto status = gemm.run(stream, nullptr, overlap_previous); status != cutlass::Status::kSuccess) {
+      fail("run", status);
+    }
     VLB_CHECK_LAUNCH();
   }
 };

@@ -78,8 +78,9 @@ std::size_t kv_projection_workspace_bytes(std::int64_t rows, int sm_count) {
 void launch_kv_projection(const bf16* vision_hidden, std::int64_t rows, const bf16* k_weight, const bf16* k_bias,
                           const bf16* v_weight, const bf16* v_bias, const std::int64_t* vision_grid_thw, bf16* k_out,
                           bf16* v_out, int sm_count, Workspace workspace, cudaStream_t stream,
-                          RopeArithmetic rope_arithmetic) {
+                          RopeArithmetic rope_arithmetic, LaunchOrder order) {
   ProjectionLaunch launch;
+  launch.order = order;
   launch.activations = vision_hidden;
   launch.shape = stage_shape(rows, ModelDims::kKvProjDim, 2);
   launch.outputs[0] =
@@ -94,8 +95,9 @@ std::size_t o_projection_workspace_bytes(std::int64_t rows, int sm_count) {
 }
 
 void launch_o_projection(const bf16* attention, std::int64_t rows, const bf16* o_weight, bf16* output, int sm_count,
-                         Workspace workspace, cudaStream_t stream) {
+                         Workspace workspace, cudaStream_t stream, LaunchOrder order) {
   ProjectionLaunch launch;
+  launch.order = order;
   launch.activations = attention;
   launch.shape = stage_shape(rows, ModelDims::kHidden, 1);
   launch.outputs[0] = ProjectionOutput{o_weight, nullptr, output, RopeKind::kNone, nullptr, 1.0f};

@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "solutions/fused_b200/epilogue_math.hpp"
+#include "solutions/fused_b200/launch_order.hpp"
 #include "solutions/fused_b200/projection_plan.hpp"
 
 namespace vlb::fused_b200 {
@@ -42,6 +43,7 @@ struct ProjectionLaunch {
   ProjectionShape shape;
   ProjectionOutput outputs[2];
   std::optional<ProjectionPlan> plan;        // unset: plan_projection(shape); set: this decomposition (benchmarks)
+  LaunchOrder order = LaunchOrder::kAfterPrevious;
 };
 
 std::size_t projection_workspace_bytes(const ProjectionShape& shape, int sm_count,
@@ -62,10 +64,11 @@ std::size_t kv_projection_workspace_bytes(std::int64_t rows, int sm_count);
 void launch_kv_projection(const bf16* vision_hidden, std::int64_t rows, const bf16* k_weight, const bf16* k_bias,
                           const bf16* v_weight, const bf16* v_bias, const std::int64_t* vision_grid_thw, bf16* k_out,
                           bf16* v_out, int sm_count, Workspace workspace, cudaStream_t stream,
-                          RopeArithmetic rope_arithmetic = RopeArithmetic::kFp32);
+                          RopeArithmetic rope_arithmetic = RopeArithmetic::kFp32,
+                          LaunchOrder order = LaunchOrder::kAfterPrevious);
 
 std::size_t o_projection_workspace_bytes(std::int64_t rows, int sm_count);
 void launch_o_projection(const bf16* attention, std::int64_t rows, const bf16* o_weight, bf16* output, int sm_count,
-                         Workspace workspace, cudaStream_t stream);
+                         Workspace workspace, cudaStream_t stream, LaunchOrder order = LaunchOrder::kAfterPrevious);
 
 }  // namespace vlb::fused_b200

@@ -28,7 +28,12 @@ std::size_t workspace_bytes(const GemmLaunch& gemm, int sm_count) {
   return 0;
 }
 
-void run(const GemmLaunch& gemm, int sm_count, Workspace workspace, cudaStream_t stream) {
+// Whether the kernel's file defines CUTLASS_ENABLE_GDC_FOR_SM90, so that its producers wait for the previous kernel.
+// Not the cooperative 128x128 one: CUTLASS 4.2's stream-K scheduler does not compile with it.
+bool waits_for_previous_kernel(ProjectionKernel kernel) { return kernel != ProjectionKernel::kCooperative128x128; }
+
+void run(GemmLaunch gemm, int sm_count, Workspace workspace, cudaStream_t stream) {
+  if (!waits_for_previous_kernel(gemm.plan.kernel)) gemm.order = LaunchOrder::kAfterPrevious;
   switch (gemm.plan.kernel) {
     case ProjectionKernel::kCooperative128x128: return run_cooperative_128x128(gemm, sm_count, workspace, stream);
     case ProjectionKernel::kPingpong128x128: return run_pingpong_128x128(gemm, sm_count, workspace, stream);
@@ -47,6 +52,7 @@ GemmLaunch gemm_launch(const ProjectionLaunch& launch, const ProjectionOutput* o
   gemm.outputs = outputs;
   gemm.group_stride = group_stride;
   gemm.plan = plan_for(gemm.shape, sm_count, launch.plan, work);
+  gemm.order = launch.order;
   return gemm;
 }
 

@@ -128,7 +128,7 @@ struct ProjectionGemm {
                        " bytes needed; size it with projection_workspace_bytes()");
     }
     check_status(op.initialize(args, workspace.data, stream), "initialize", gemm.shape);
-    check_status(op.run(stream), "run", gemm.shape);
+    check_status(op.run(stream, nullptr, gemm.order == LaunchOrder::kOverlapPrevious), "run", gemm.shape);
     VLB_CHECK_LAUNCH();
   }
 };

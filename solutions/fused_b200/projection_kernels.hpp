@@ -25,6 +25,7 @@ struct GemmLaunch {
   std::int64_t group_stride = 0;
   ProjectionPlan plan;
   OutputWork work = OutputWork::kFusedEpilogue;
+  LaunchOrder order = LaunchOrder::kAfterPrevious;
 };
 
 std::size_t cooperative_128x128_workspace_bytes(const GemmLaunch& gemm, int sm_count);

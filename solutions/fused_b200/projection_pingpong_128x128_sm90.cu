@@ -1,5 +1,8 @@
 // Ping-pong 128x128x64 (the two consumer warpgroups on alternate tiles, so that one's epilogue runs under the
 // other's mainloop), no cluster, with the persistent data-parallel tile scheduler: data-parallel plans only.
+// CUTLASS compiles its kernels' waits for the previous kernel (griddepcontrol) only with this defined, before any of
+// its headers: this file's kernel may then be launched LaunchOrder::kOverlapPrevious (launch_order.hpp).
+#define CUTLASS_ENABLE_GDC_FOR_SM90 1
 #include "solutions/fused_b200/projection_gemm_sm90_kernel.hpp"
 
 namespace vlb::fused_b200::sm90 {
