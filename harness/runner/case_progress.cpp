@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include <charconv>
-#include <optional>
-#include <utility>
 #include <fstream>
+#include <optional>
 #include <system_error>
+#include <utility>
 
 namespace vlb {
 
