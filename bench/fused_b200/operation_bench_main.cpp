@@ -23,7 +23,7 @@
 #include "harness/core/device_info.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/inputs/input_set.hpp"
-#include "harness/runner/solution_call.hpp"
+#include "harness/worker/solution_call.hpp"
 #include "harness/sol/baselines.hpp"
 #include "harness/sol/speed_of_light.hpp"
 #include "harness/suite/suite.hpp"

@@ -11,7 +11,7 @@
 #include "harness/cli/merge_command.hpp"
 #include "harness/export/package.hpp"
 #include "harness/export/traces.hpp"
-#include "harness/runner/run_plan.hpp"
+#include "harness/plan/run_plan.hpp"
 
 namespace CLI {
 class App;

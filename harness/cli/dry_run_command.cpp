@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "harness/runner/case_shards.hpp"
-#include "harness/runner/plan_check.hpp"
+#include "harness/scaleout/case_shards.hpp"
+#include "harness/plan/plan_check.hpp"
 #include "harness/sol/speed_of_light.hpp"
 
 namespace vlb::cli {

@@ -2,7 +2,7 @@
 // `vlbench ... --dry-run`: check_plan (everything that needs no GPU), then what would run, and exit 0.
 #include <cstdio>
 
-#include "harness/runner/run_plan.hpp"
+#include "harness/plan/run_plan.hpp"
 
 namespace vlb::cli {
 

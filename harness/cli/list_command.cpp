@@ -4,7 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "harness/core/json_value.hpp"
-#include "harness/runner/case_shards.hpp"
+#include "harness/scaleout/case_shards.hpp"
 #include "harness/solution/registry.hpp"
 #include "harness/sol/speed_of_light.hpp"
 #include "harness/suite/suite.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 #include <cstdio>
 
-#include "harness/runner/run_plan.hpp"
+#include "harness/plan/run_plan.hpp"
 
 namespace vlb::cli {
 

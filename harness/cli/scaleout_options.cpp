@@ -3,8 +3,8 @@
 #include <CLI/CLI.hpp>
 
 #include "harness/core/errors.hpp"
-#include "harness/runner/case_shards.hpp"
-#include "harness/runner/device_list.hpp"
+#include "harness/scaleout/case_shards.hpp"
+#include "harness/scaleout/device_list.hpp"
 
 namespace vlb::cli {
 

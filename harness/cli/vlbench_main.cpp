@@ -12,9 +12,9 @@
 #include "harness/cli/list_command.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/report/table.hpp"
-#include "harness/runner/device_fanout.hpp"
-#include "harness/runner/device_worker.hpp"
-#include "harness/runner/suite_runner.hpp"
+#include "harness/scaleout/device_fanout.hpp"
+#include "harness/scaleout/device_worker.hpp"
+#include "harness/judge/suite_runner.hpp"
 #include "harness/solution/registry.hpp"
 
 namespace vlb::cli {

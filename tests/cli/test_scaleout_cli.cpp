@@ -9,7 +9,7 @@
 #include "harness/cli/command_line.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/report/results_json.hpp"
-#include "harness/runner/case_shards.hpp"
+#include "harness/scaleout/case_shards.hpp"
 #include "support/process.hpp"
 #include "support/run_fixtures.hpp"
 #include "support/scratch_folder.hpp"

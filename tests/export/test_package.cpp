@@ -183,10 +183,11 @@ TEST_CASE("the template's package holds its folder, the binding and the closure 
   REQUIRE(files.size() == units.size() + std::count_if(files.begin(), files.end(), [](const auto& file) {
             return file.first.find('/') != std::string::npos;
           }));
-  // No reference, runner, CLI or test code rides along.
+  // No reference, judge, worker, CLI or test code rides along.
   for (const auto& [path, content] : files) {
     REQUIRE(path.rfind("reference/", 0) != 0);
-    REQUIRE(path.rfind("harness/runner/", 0) != 0);
+    REQUIRE(path.rfind("harness/judge/", 0) != 0);
+    REQUIRE(path.rfind("harness/worker/", 0) != 0);
     REQUIRE(path.rfind("tests/", 0) != 0);
   }
 }

@@ -10,7 +10,7 @@
 
 #include "harness/core/json_value.hpp"
 #include "harness/report/results_json.hpp"
-#include "harness/runner/case_shards.hpp"
+#include "harness/scaleout/case_shards.hpp"
 #include "slurm/support_local_slurm.hpp"
 #include "support/process.hpp"
 #include "support/run_fixtures.hpp"

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "harness/report/results.hpp"
-#include "harness/runner/case_shards.hpp"
-#include "harness/runner/solution_side.hpp"
+#include "harness/scaleout/case_shards.hpp"
+#include "harness/worker/solution_side.hpp"
 #include "harness/timing/statistics.hpp"
 
 namespace vlb::testing {
