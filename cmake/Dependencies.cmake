@@ -1,5 +1,15 @@
 # Every dependency has one job; scripts/setup.sh installs what is missing.
-find_package(CUDAToolkit 13.0 REQUIRED)          # cudart (static), cuBLAS, CUPTI
+find_package(CUDAToolkit 13.0 REQUIRED)          # cudart, cuBLAS, CUPTI
+# libseccomp: the system-call filter of the worker's sandbox (the library systemd, Docker and Chromium build theirs
+# with), linked statically so that the GPU machine needs nothing beyond the toolkit.
+find_path(SECCOMP_INCLUDE_DIR seccomp.h)
+find_library(SECCOMP_STATIC_LIBRARY NAMES libseccomp.a)
+if(NOT SECCOMP_INCLUDE_DIR OR NOT SECCOMP_STATIC_LIBRARY)
+  message(FATAL_ERROR "libseccomp (seccomp.h, libseccomp.a) not found: run scripts/setup.sh (Debian: libseccomp-dev)")
+endif()
+add_library(Seccomp::Seccomp STATIC IMPORTED)
+set_target_properties(Seccomp::Seccomp PROPERTIES IMPORTED_LOCATION "${SECCOMP_STATIC_LIBRARY}"
+                      INTERFACE_INCLUDE_DIRECTORIES "${SECCOMP_INCLUDE_DIR}")
 find_package(nlohmann_json 3.10 REQUIRED)        # suite files, results JSON, safetensors headers
 find_package(CLI11 2.1 REQUIRED)                 # command line
 find_package(fmt 9 REQUIRED)                     # tables and messages (header-only target: no libfmt at run time)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what vlbench needs to build and test and is missing; safe to run again (it skips what is there).
-#   Debian packages: cmake, ninja, nlohmann-json3-dev, libcli11-dev, libfmt-dev, catch2
+#   Debian packages: cmake, ninja, nlohmann-json3-dev, libcli11-dev, libfmt-dev, catch2, libseccomp-dev
 #   CUTLASS/CuTe headers: the PyPI wheel nvidia-cutlass==$CUTLASS_VERSION, fetched without its Python
 #   dependencies and unpacked into third_party/cutlass-$CUTLASS_VERSION (skipped when CUTLASS_DIR is set).
 #   SOL-ExecBench's data models, for the tests that validate vlbench's files with upstream's own code: the PyPI wheel
@@ -35,7 +35,7 @@ check_cuda_toolkit() {
 }
 
 install_debian_packages() {
-  local wanted=(cmake ninja-build nlohmann-json3-dev libcli11-dev libfmt-dev catch2) missing=()
+  local wanted=(cmake ninja-build nlohmann-json3-dev libcli11-dev libfmt-dev catch2 libseccomp-dev) missing=()
   for package in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
   done

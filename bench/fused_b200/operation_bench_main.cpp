@@ -117,7 +117,7 @@ WorkloadResult time_workload(int index, const Workload& workload, const FusedOpe
   inputs.generate(InputSettings{options.seed, PositionPattern::kOfficial}, stream);
   DeviceBuffer output(tensor_spec(TensorId::kOutput, shape).bytes());
   const DeviceBuffer workspace(operation.workspace_bytes(shape));
-  const FusionArgs args = make_fusion_args(shape, inputs.view(), output.as<bf16>(), workspace, stream);
+  const FusionArgs args = make_fusion_args(shape, inputs.view(), output.as<bf16>(), workspace.data(), workspace.bytes(), stream);
   operation.run(args);  // Q, K and V in the workspace become real for the attention-only calls
   VLB_CUDA_CHECK(cudaStreamSynchronize(stream));
   const FusedWorkspace pieces = FusedWorkspace::carve(workspace.data(), workspace.bytes(), shape, sm_count);

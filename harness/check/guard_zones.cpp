@@ -16,8 +16,8 @@ std::string describe_guard_damage(const std::vector<GuardDamage>& damage) {
     add(buffer.bytes_after, "after", buffer.name);
   }
   if (zones.empty()) return {};
-  return fmt::format("the solution wrote outside the buffers it was given: {} (of {} guard bytes on each side)", zones,
-                     kGuardZoneBytes);
+  return fmt::format("the solution wrote outside the buffers it was given: {} (the guard zones cover all memory "
+                     "mapped around each buffer, at least {} bytes on each side)", zones, kGuardZoneBytes);
 }
 
 }  // namespace vlb

@@ -10,12 +10,13 @@ namespace vlb {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kBlocksPerZone = 16;
+constexpr int kBlocksPerZone = 64;  // zones reach a few MiB: every byte is read after every call
 constexpr int kMaxZones = 2 * kMaxGuardedBuffers;
 
-// Zone z of a call: its first byte; the pattern depends on (key, z, byte index) only.
+// Zone z of a call: its first byte and its length; the pattern depends on (key, z, byte index) only.
 struct ZoneTable {
   std::array<unsigned char*, kMaxZones> start{};
+  std::array<std::uint64_t, kMaxZones> bytes{};
   int count = 0;
 };
 
@@ -30,7 +31,7 @@ __device__ unsigned char pattern_byte(std::uint64_t key, int zone, std::uint64_t
 
 __global__ void arm_kernel(ZoneTable table, std::uint64_t key) {
   const int zone = blockIdx.y;
-  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < kGuardZoneBytes;
+  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < table.bytes[zone];
        i += std::uint64_t{gridDim.x} * blockDim.x) {
     table.start[zone][i] = pattern_byte(key, zone, i);
   }
@@ -39,7 +40,7 @@ __global__ void arm_kernel(ZoneTable table, std::uint64_t key) {
 __global__ void inspect_kernel(ZoneTable table, std::uint64_t key, unsigned long long* changed) {
   const int zone = blockIdx.y;
   unsigned long long mine = 0;
-  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < kGuardZoneBytes;
+  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < table.bytes[zone];
        i += std::uint64_t{gridDim.x} * blockDim.x) {
     mine += table.start[zone][i] != pattern_byte(key, zone, i) ? 1 : 0;
   }
@@ -53,7 +54,9 @@ ZoneTable zones_of(std::span<const GuardedBuffer> buffers) {
   ZoneTable table;
   for (const GuardedBuffer& buffer : buffers) {
     auto* data = static_cast<unsigned char*>(buffer.data);
-    table.start[table.count++] = data - kGuardZoneBytes;
+    table.bytes[table.count] = buffer.zone_before;
+    table.start[table.count++] = data - buffer.zone_before;
+    table.bytes[table.count] = buffer.zone_after;
     table.start[table.count++] = data + buffer.bytes;
   }
   return table;

@@ -43,7 +43,6 @@ struct CommandLine::Options {
   std::string dump;
   bool no_isolation = false;
   double case_timeout_s = 600;
-  std::string worker_folder;
   std::string compare_a, compare_b;
   double compare_threshold = kDefaultCompareThreshold;
   bool compare_json = false;
@@ -121,8 +120,6 @@ void add_run_options(CLI::App& app, auto& o) {
                "included, instead of the solution in one worker process per case and the reference only here");
   app.add_option("--case-timeout", o.case_timeout_s, "Seconds a (solution, case) may take before it is TIMEOUT")
       ->check(CLI::Range(1.0, 86400.0))->capture_default_str();
-  // Internal: how vlbench starts its own worker processes (the folder holds the serialized task).
-  app.add_option("--worker", o.worker_folder)->group("");
 }
 
 TimingSettings timing_settings(const auto& o) {
@@ -237,11 +234,6 @@ Request CommandLine::parse(const std::vector<std::string>& arguments) {
     throw UsageError(fmt::format("{} (run vlbench --help for the options)", error.what()));
   }
   const Options& o = *options_;
-  if (!o.worker_folder.empty()) {
-    request.command = Command::kWorker;
-    request.worker_folder = o.worker_folder;
-    return request;
-  }
   if (auto scaleout = scaleout_request(*app_, o.scaleout, arguments)) return std::move(*scaleout);
   const bool json_given = app_->count("--json") > 0;
   if (o.version) {

@@ -20,7 +20,7 @@ class App;
 namespace vlb::cli {
 
 enum class Command {
-  kRun, kDryRun, kList, kCompare, kExport, kPackage, kMerge, kHelp, kVersion, kWorker, kDeviceWorker
+  kRun, kDryRun, kList, kCompare, kExport, kPackage, kMerge, kHelp, kVersion, kDeviceWorker
 };
 
 struct Request {
@@ -32,7 +32,7 @@ struct Request {
   MergeRequest merge;
   std::string help_text;  // for kHelp
   bool list_as_json = false;  // for kList: `--list --json`
-  std::filesystem::path worker_folder;  // for kWorker and kDeviceWorker (internal: a worker process's task)
+  std::filesystem::path worker_folder;  // for kDeviceWorker (internal: a device worker's folder)
 };
 
 class CommandLine {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "harness/plan/solution_catalog.hpp"
+
 namespace vlb::cli {
 
 int run_export_command(const ExportRequest& request, std::FILE* out) {
@@ -16,7 +18,7 @@ int run_export_command(const ExportRequest& request, std::FILE* out) {
 }
 
 int run_package_command(const PackageRequest& request, std::FILE* out) {
-  const PackagedSolution packaged = package_solution(request);
+  const PackagedSolution packaged = package_solution(request, SolutionCatalog::instance().list());
   fmt::print(out, "wrote {}: solution '{}', {} source file(s), entry point {}\n", packaged.path.string(),
              request.solution, packaged.source_files, packaged.entry_point);
   return 0;

@@ -5,7 +5,7 @@
 
 #include "harness/core/json_value.hpp"
 #include "harness/scaleout/case_shards.hpp"
-#include "harness/solution/registry.hpp"
+#include "harness/plan/solution_catalog.hpp"
 #include "harness/sol/speed_of_light.hpp"
 #include "harness/suite/suite.hpp"
 
@@ -34,7 +34,7 @@ void print_listing(std::FILE* out, const RunPlan& plan) {
     fmt::print(out, "{:>3}  {:<36}  {:>3}  {:>5}  {:>6}  {:>7.4g}  {:>9.1f}\n", c.index, c.uuid, c.shape.batch,
                c.shape.lang_seq, c.shape.vision_seq, c.tolerance.atol, count_work(c.shape).flops / 1e9);
   }
-  const auto solutions = SolutionRegistry::instance().list();
+  const auto solutions = SolutionCatalog::instance().list();
   fmt::print(out, "\nSolutions ({}):\n", solutions.size());
   for (const SolutionInfo& info : solutions) {
     std::vector<std::string> targets;
@@ -62,7 +62,7 @@ void print_listing_json(std::FILE* out, const RunPlan& plan) {
                      {"flops", count_work(c.shape).flops}});
   }
   json solutions = json::array();
-  for (const SolutionInfo& info : SolutionRegistry::instance().list()) {
+  for (const SolutionInfo& info : SolutionCatalog::instance().list()) {
     solutions.push_back({{"name", info.name},
                          {"author", info.author},
                          {"description", info.description},

@@ -15,14 +15,14 @@
 #include "harness/scaleout/device_fanout.hpp"
 #include "harness/scaleout/device_worker.hpp"
 #include "harness/judge/suite_runner.hpp"
-#include "harness/solution/registry.hpp"
+#include "harness/plan/solution_catalog.hpp"
 
 namespace vlb::cli {
 namespace {
 
 int run(const Request& request, std::FILE* out) {
   if (request.command != Command::kHelp && request.command != Command::kVersion) {
-    SolutionRegistry::instance().require_clean_registration();
+    SolutionCatalog::instance().require_clean();
   }
   switch (request.command) {
     case Command::kHelp:
@@ -49,9 +49,6 @@ int run(const Request& request, std::FILE* out) {
       return run_package_command(request.package, out);
     case Command::kMerge:
       return run_merge_command(request.merge, out);
-    case Command::kWorker:
-      execute_worker_task(request.worker_folder);
-      return static_cast<int>(ExitCode::kSuccess);
     case Command::kDeviceWorker: {
       const RunOutput result = execute_device_worker(request.worker_folder, out);
       return static_cast<int>(result.any_failure ? ExitCode::kCaseFailed : ExitCode::kSuccess);

@@ -34,6 +34,7 @@ class JsonValue {
   JsonValue(const JsonDocument& document, std::string source);
 
   const JsonDocument& json() const { return *value_; }
+  const std::string& source() const { return *source_; }
   // "workload.axes.lang_seq_len", "cases[3].reason", "[0].key"; empty at the root.
   const std::string& path() const { return path_; }
   bool is_null() const { return value_->is_null(); }

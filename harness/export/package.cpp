@@ -13,7 +13,7 @@
 #include "harness/core/errors.hpp"
 #include "harness/core/json_value.hpp"
 #include "harness/core/text_file.hpp"
-#include "harness/solution/registry.hpp"
+#include "harness/solution/solution.hpp"
 
 namespace vlb {
 
@@ -403,8 +403,7 @@ void write_solution_package(const fs::path& path, const json& package) {
                         "cannot write the package to " + path.string() + ": ");
 }
 
-PackagedSolution package_solution(const PackageRequest& request) {
-  const std::vector<SolutionInfo> infos = SolutionRegistry::instance().list();
+PackagedSolution package_solution(const PackageRequest& request, const std::vector<SolutionInfo>& infos) {
   const auto info = std::find_if(infos.begin(), infos.end(), [&](const auto& i) { return i.name == request.solution; });
   if (info == infos.end()) {
     std::string known;

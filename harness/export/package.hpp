@@ -42,6 +42,7 @@ struct PackagedSolution {
   std::string entry_point;     // "<file>::<symbol>": harness_export_torch_binding.cpp::run
 };
 // Looks the solution up in the registry (UsageError naming the known ones), packages it and writes it.
-PackagedSolution package_solution(const PackageRequest& request);
+// `known`: the solutions this vlbench can run (the catalog), where request.solution must be.
+PackagedSolution package_solution(const PackageRequest& request, const std::vector<SolutionInfo>& known);
 
 }  // namespace vlb

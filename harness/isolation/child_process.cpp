@@ -12,8 +12,10 @@
 #include <cstring>
 #include <fstream>
 #include <thread>
+#include <cstdlib>
 
 #include "harness/core/errors.hpp"
+#include "harness/isolation/unique_fd.hpp"
 
 extern char** environ;
 
@@ -34,12 +36,46 @@ ScratchDir::~ScratchDir() {
 
 std::filesystem::path own_executable() { return "/proc/self/exe"; }
 
+std::filesystem::path worker_executable() {
+  if (const char* chosen = std::getenv("VLBENCH_WORKER"); chosen != nullptr && *chosen != '\0') return chosen;
+  std::error_code ignored;
+  const std::filesystem::path beside = std::filesystem::read_symlink(own_executable(), ignored).parent_path() / "vlbench-worker";
+  if (std::filesystem::is_regular_file(beside, ignored)) return beside;
+#ifdef VLBENCH_BUILD_DIR
+  const std::filesystem::path built = std::filesystem::path(VLBENCH_BUILD_DIR) / "vlbench-worker";
+  if (std::filesystem::is_regular_file(built, ignored)) return built;
+#endif
+  throw SystemError(fmt::format("cannot find vlbench-worker (looked beside {} and in the build folder; set "
+                                "VLBENCH_WORKER to its path)", beside.parent_path().string()));
+}
+
 ChildProcess::ChildProcess(const std::filesystem::path& executable, const std::vector<std::string>& arguments,
-                           const std::filesystem::path& log) {
+                           const std::filesystem::path& log)
+    : ChildProcess(executable, arguments, ChildOptions{log, std::nullopt, {}}) {}
+
+ChildProcess::ChildProcess(const std::filesystem::path& executable, const std::vector<std::string>& arguments,
+                           const ChildOptions& options) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  constexpr int kOpenFlags = O_WRONLY | O_CREAT | O_TRUNC;
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);  // nothing of ours to read
+  if (options.output) {
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, options.output->c_str(), kOpenFlags, 0644);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, options.log.c_str(), kOpenFlags, 0644);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, options.log.c_str(), kOpenFlags, 0644);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  }
+  // Staged above any target first, so that no dup2 onto 3, 4, ... overwrites a descriptor still to be copied; dup2
+  // clears close-on-exec on the copies, and the staged ones close at exec.
+  std::vector<UniqueFd> staged;
+  for (const int fd : options.inherited_fds) {
+    staged.emplace_back(fcntl(fd, F_DUPFD_CLOEXEC, 64));
+    if (!staged.back().valid()) throw SystemError(fmt::format("cannot pass a descriptor on: {}", std::strerror(errno)));
+  }
+  for (std::size_t i = 0; i < staged.size(); ++i) {
+    posix_spawn_file_actions_adddup2(&actions, staged[i].get(), 3 + static_cast<int>(i));
+  }
   std::vector<char*> argv;
   for (const std::string& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
   argv.push_back(nullptr);

@@ -1,6 +1,6 @@
 #pragma once
-// vlbench's own helper processes: a per-case worker (worker_process.hpp) and a per-GPU device worker
-// (device_fanout.hpp) are both started, watched and reaped through these.
+// vlbench's own helper processes: a case's worker (vlbench-worker, worker_process.hpp), the describer of the solution
+// modules, and a per-GPU device worker (device_fanout.hpp) are all started, watched and reaped through these.
 #include <sys/types.h>
 
 #include <filesystem>
@@ -27,6 +27,16 @@ class ScratchDir {
 
 // The running vlbench executable: how vlbench starts copies of itself.
 std::filesystem::path own_executable();
+// The worker executable (vlbench-worker): $VLBENCH_WORKER, else beside this executable, else in the build that made
+// this one (a test executable's case). SystemError naming the places looked at when there is none.
+std::filesystem::path worker_executable();
+
+// Where a child's output goes, and which descriptors it inherits.
+struct ChildOptions {
+  std::filesystem::path log;                    // stdout and stderr, or stderr alone when `output` is set
+  std::optional<std::filesystem::path> output;  // stdout alone
+  std::vector<int> inherited_fds;               // become descriptors 3, 4, ... in the child, in this order
+};
 
 // A started process whose stdout and stderr go to a log file. A child still running when the object goes is killed
 // and reaped, so that no error path leaves one behind.
@@ -35,6 +45,8 @@ class ChildProcess {
   // `arguments` starts with the program name (argv[0]). Throws SystemError when the process cannot be started.
   ChildProcess(const std::filesystem::path& executable, const std::vector<std::string>& arguments,
                const std::filesystem::path& log);
+  ChildProcess(const std::filesystem::path& executable, const std::vector<std::string>& arguments,
+               const ChildOptions& options);
   ~ChildProcess();
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
@@ -46,6 +58,7 @@ class ChildProcess {
   std::optional<int> wait_for(double timeout_s, const std::function<void()>& while_waiting = {});
   // Kills the process unless it has exited, and reaps it.
   void kill();
+  pid_t pid() const { return pid_; }
 
  private:
 

@@ -17,8 +17,7 @@ class LiveProgress {
  public:
   LiveProgress(std::FILE* out, const RunPlan& plan);
   bool on_terminal() const { return enabled_; }
-  // Shows the case as started and returns its reporter, for the solution's side or run_in_worker (nullptr when
-  // silent). `position` is 1-based among `total` (solution, case) pairs.
+  // Shows the case as started and returns its reporter, for the judge's session (nullptr when silent). `position` is 1-based among `total` (solution, case) pairs.
   CallProgress start_case(const std::string& solution, const Case& test_case, int position, int total);
 
  private:

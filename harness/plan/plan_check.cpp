@@ -9,7 +9,7 @@
 #include "harness/core/errors.hpp"
 #include "harness/inputs/workload_inputs.hpp"
 #include "harness/scaleout/case_shards.hpp"
-#include "harness/solution/registry.hpp"
+#include "harness/plan/solution_catalog.hpp"
 
 namespace vlb {
 
@@ -96,7 +96,7 @@ std::optional<BaselineTable> find_baselines(const CheckedPlan& checked, const Ru
 CheckedPlan check_plan(const RunPlan& plan) {
   SelectedCases selected = select_plan_cases(plan);  // moved, not copied: the cases point into its suite
   CheckedPlan checked{std::move(selected.suite), std::move(selected.cases), {}, {}, {}, {}, {}, 0};
-  for (const std::string& name : plan.solutions) SolutionRegistry::instance().require(name);
+  for (const std::string& name : plan.solutions) SolutionCatalog::instance().require(name);
   checked.gpu_specs = load_gpu_specs((plan.workloads_dir / "gpus.json").string());
   if (plan.gpu_spec_key) checked.gpu_spec = select_gpu_spec(checked.gpu_specs, "", plan.gpu_spec_key);
 

@@ -43,11 +43,19 @@ SafetensorsMetadata with_axes(const std::map<std::string, std::string>& metadata
 void write_case_dump(const std::filesystem::path& file, const DeviceInputs& inputs, const void* solution_output,
                      const void* reference_output, const std::map<std::string, std::string>& metadata,
                      cudaStream_t stream) {
-  const ProblemShape& shape = inputs.shape();
+  std::array<const void*, kNumInputs> pointers{};
+  for (int i = 0; i < kNumInputs; ++i) pointers[i] = inputs.data(static_cast<TensorId>(i));
+  write_case_dump(file, inputs.shape(), pointers, solution_output, reference_output, metadata, stream);
+}
+
+void write_case_dump(const std::filesystem::path& file, const ProblemShape& shape,
+                     const std::array<const void*, kNumInputs>& inputs, const void* solution_output,
+                     const void* reference_output, const std::map<std::string, std::string>& metadata,
+                     cudaStream_t stream) {
   std::map<std::string, HostTensor> host;
   for (int i = 0; i < kNumInputs; ++i) {
     const TensorSpec spec = tensor_spec(static_cast<TensorId>(i), shape);
-    host.emplace(std::string(spec.name), copy_to_host(spec, inputs.data(spec.id), stream));
+    host.emplace(std::string(spec.name), copy_to_host(spec, inputs[i], stream));
   }
   const TensorSpec output_spec = tensor_spec(TensorId::kOutput, shape);
   if (solution_output != nullptr) {

@@ -4,6 +4,7 @@
 // definition's names, dtypes ("BF16", "I64") and shapes. See docs/python-cross-check.md.
 #include <cuda_runtime.h>
 
+#include <array>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -21,6 +22,11 @@ inline constexpr std::string_view kDumpReferenceOutputKey = "reference_output";
 // folder. `metadata` (uuid, solution, seed, positions, ...) goes into the header's __metadata__, together with the
 // axes batch_size, lang_seq_len and vision_seq_len (unless `metadata` sets them). SystemError when it cannot write.
 void write_case_dump(const std::filesystem::path& file, const DeviceInputs& inputs, const void* solution_output,
+                     const void* reference_output, const std::map<std::string, std::string>& metadata,
+                     cudaStream_t stream);
+// The same for inputs at any address (a call's placement): `inputs[i]` holds tensor_spec(i, shape).bytes() bytes.
+void write_case_dump(const std::filesystem::path& file, const ProblemShape& shape,
+                     const std::array<const void*, kNumInputs>& inputs, const void* solution_output,
                      const void* reference_output, const std::map<std::string, std::string>& metadata,
                      cudaStream_t stream);
 

@@ -14,7 +14,9 @@
 
 namespace vlb {
 
-inline constexpr int kResultsSchemaVersion = 1;
+// 2: the judge's outside clock and every timed call's judgement in `timing`, the sandbox in `environment`;
+// `correctness` holds the rounds only. Files of version 1 still read (the new fields empty).
+inline constexpr int kResultsSchemaVersion = 2;
 
 struct EnvironmentRecord {
   std::string hostname;
@@ -29,6 +31,7 @@ struct EnvironmentRecord {
   std::string cublas_version;
   std::string cutlass_version;
   std::string gpu_spec_key;                     // which GpuSpec the SOL figures use
+  std::string sandbox;                          // what held around the workers (isolation/sandbox.hpp)
 };
 
 struct RunSettingsRecord {
@@ -58,7 +61,7 @@ struct CaseResult {
   Tolerance tolerance;
   CaseStatus status = CaseStatus::kSkipped;
   std::string reason;  // for any status but PASSED: one line saying why
-  std::vector<CorrectnessRound> correctness;  // every round, the final timed output included
+  std::vector<CorrectnessRound> correctness;  // every correctness round that ran (timed calls: timing.judged_calls)
   std::optional<TimingResult> timing;         // only when the case was timed
   WorkCount work;
   std::optional<SolEstimate> sol;

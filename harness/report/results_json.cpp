@@ -34,23 +34,47 @@ namespace report_detail {
 
 namespace {
 
-void check_schema(const JsonValue& root) {
+constexpr std::int64_t kFirstSchemaVersion = 1;
+
+std::int64_t check_schema(const JsonValue& root) {
   const JsonValue schema = root.at(kResultsSchemaKey);
   if (schema.as_string() != kResultsSchemaName) {
     schema.fail("expected \"" + std::string(kResultsSchemaName) + "\", found \"" + schema.as_string() + "\"");
   }
   const JsonValue version = root.at(json_key(&RunRecord::schema_version));
-  if (version.as_int64() != kResultsSchemaVersion) {
-    version.fail("unsupported schema version " + std::to_string(version.as_int64()) + " (this vlbench reads version " +
-                 std::to_string(kResultsSchemaVersion) + ")");
+  if (version.as_int64() < kFirstSchemaVersion || version.as_int64() > kResultsSchemaVersion) {
+    version.fail("unsupported schema version " + std::to_string(version.as_int64()) + " (this vlbench reads versions " +
+                 std::to_string(kFirstSchemaVersion) + " to " + std::to_string(kResultsSchemaVersion) + ")");
+  }
+  return version.as_int64();
+}
+
+// A version 1 document lacks what version 2 added: the sandbox of its environment, the outside clock and the judged
+// timed calls of its timings. They read as empty.
+void add_version_2_fields(JsonDocument& document) {
+  auto& environment = document[std::string(json_key(&RunRecord::environment))];
+  if (environment.is_object()) environment.emplace(std::string(json_key(&EnvironmentRecord::sandbox)), "");
+  auto& cases = document[std::string(json_key(&RunRecord::cases))];
+  if (!cases.is_array()) return;
+  for (auto& each : cases) {
+    if (!each.is_object()) continue;
+    auto& timing = each[std::string(json_key(&CaseResult::timing))];
+    if (!timing.is_object()) continue;
+    timing.emplace(std::string(json_key(&TimingResult::outside_samples_ms)), JsonDocument::array());
+    timing.emplace(std::string(json_key(&TimingResult::outside_clock)), nullptr);
+    timing.emplace(std::string(json_key(&TimingResult::judged_calls)), JsonDocument::array());
   }
 }
 
 }  // namespace
 
 RunRecord read_run_record(const JsonValue& root) {
-  check_schema(root);
-  return read_json<RunRecord>(root);
+  if (check_schema(root) == kResultsSchemaVersion) return read_json<RunRecord>(root);
+  JsonDocument upgraded = root.json();
+  add_version_2_fields(upgraded);
+  RunRecord record = read_json<RunRecord>(JsonValue(upgraded, root.source()));
+  record.schema_version = kResultsSchemaVersion;
+  return record;
 }
 
 CaseResult read_case_result(const JsonValue& node) { return read_json<CaseResult>(node); }

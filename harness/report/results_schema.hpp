@@ -56,7 +56,8 @@ struct JsonFields<EnvironmentRecord> {
                                           json_field("cuda_toolkit_version", &R::cuda_toolkit_version),
                                           json_field("cublas_version", &R::cublas_version),
                                           json_field("cutlass_version", &R::cutlass_version),
-                                          json_field("gpu_spec_key", &R::gpu_spec_key)};
+                                          json_field("gpu_spec_key", &R::gpu_spec_key),
+                                          json_field("sandbox", &R::sandbox)};
 };
 
 template <>
@@ -135,11 +136,31 @@ struct JsonFields<ClockTelemetry> {
 };
 
 template <>
+struct JsonFields<TimedCallCheck> {
+  using R = TimedCallCheck;
+  static constexpr auto list = std::tuple{json_field("seed", &R::seed), json_field("matched_ratio", &R::matched_ratio),
+                                          json_field("max_abs_error", &R::max_abs_error)};
+};
+
+template <>
+struct JsonFields<OutsideClockRecord> {
+  using R = OutsideClockRecord;
+  static constexpr auto list = std::tuple{json_field("calibration_calls", &R::calibration_calls),
+                                          json_field("overhead_ms", &R::overhead_ms),
+                                          json_field("spread_ms", &R::spread_ms),
+                                          json_field("cupti_overhead_ms", &R::cupti_overhead_ms),
+                                          json_field("slack_ms", &R::slack_ms)};
+};
+
+template <>
 struct JsonFields<TimingResult> {
   using R = TimingResult;
   static constexpr auto list = std::tuple{json_field("samples_ms", &R::samples_ms),
                                           json_field("event_samples_ms", &R::event_samples_ms),
                                           json_field("cupti_samples_ms", &R::cupti_samples_ms),
+                                          json_field("outside_samples_ms", &R::outside_samples_ms),
+                                          json_field("outside_clock", &R::outside_clock),
+                                          json_field("judged_calls", &R::judged_calls),
                                           json_field("stats", &R::stats),
                                           json_field("stop_reason", &R::stop_reason),
                                           json_field("clocks", &R::clocks),

@@ -20,7 +20,7 @@
 #include "harness/plan/plan_check.hpp"
 #include "harness/plan/run_plan_json.hpp"
 #include "harness/plan/run_setup.hpp"
-#include "harness/worker/solution_side.hpp"
+#include "harness/judge/case_session.hpp"
 
 namespace vlb {
 namespace {

@@ -32,6 +32,8 @@ std::string folder_of(const std::string& source_file) {
 
 }  // namespace
 
+std::string registration_folder(const std::string& source_file) { return folder_of(source_file); }
+
 std::optional<std::string> Solution::unsupported_reason(const DeviceInfo& device, const ProblemShape&) const {
   const SolutionInfo& meta = info();
   const auto& targets = meta.target_compute_capabilities;
@@ -96,6 +98,11 @@ std::vector<SolutionInfo> SolutionRegistry::list() const {
   std::vector<SolutionInfo> infos;
   for (const Entry& entry : entries_) infos.push_back(entry.info);
   return infos;
+}
+
+std::string SolutionRegistry::source_file(const std::string& name) const {
+  const auto entry = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.info.name == name; });
+  return entry == entries_.end() ? std::string() : entry->source_file;
 }
 
 std::vector<std::string> SolutionRegistry::names() const {

@@ -33,6 +33,8 @@ class SolutionRegistry {
   // A fresh instance per call, so no state survives between cases. Throws UsageError naming the known solutions.
   std::unique_ptr<Solution> create(const std::string& name) const;
   std::vector<SolutionInfo> list() const;  // sorted by name
+  // Where the registration of `name` is (its VLBENCH_REGISTER_SOLUTION line's file); empty for an unknown name.
+  std::string source_file(const std::string& name) const;
   std::vector<std::string> names() const;
 
  private:
@@ -44,6 +46,10 @@ class SolutionRegistry {
   std::vector<Entry> entries_;
   std::vector<std::string> registration_errors_;
 };
+
+// "solutions/template/" for "<source tree>/solutions/template/template_solution.cu": a registration's folder, for
+// messages.
+std::string registration_folder(const std::string& source_file);
 
 namespace detail {
 struct SolutionRegistration {

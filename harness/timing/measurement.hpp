@@ -1,9 +1,11 @@
 #pragma once
-// Timing of one solution call per iteration, L2 flushed before each (outside the timed window), as the leaderboard
-// does. Measurement never prints: it returns a TimingResult that the report unit renders.
+// The timing settings and what a case's timing yields. The judge runs the loop (judge/case_session.cpp: fresh inputs
+// and the L2 flush before each call, outside the timed window, as the leaderboard does); the call is timed where it
+// runs (call_timer.hpp); stop_rule.hpp decides when enough samples are in. Measurement never prints: the report unit
+// renders a TimingResult.
 #include <cuda_runtime.h>
 
-#include <functional>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,10 +45,31 @@ struct ClockTelemetry {
   bool throttled = false;           // a probe read well below the rated maximum (see clocks.hpp for the rule)
 };
 
+// The judge's check of one timed call against the reference for its own inputs.
+struct TimedCallCheck {
+  std::uint64_t seed = 0;
+  double matched_ratio = 0;
+  double max_abs_error = 0;
+  bool operator==(const TimedCallCheck&) const = default;
+};
+
+// The calibration of the judge's outside clock for a case (judge/outside_clock.hpp), and the slack it allowed.
+struct OutsideClockRecord {
+  int calibration_calls = 0;
+  double overhead_ms = 0;
+  double spread_ms = 0;
+  std::optional<double> cupti_overhead_ms;
+  double slack_ms = 0;
+  bool operator==(const OutsideClockRecord&) const = default;
+};
+
 struct TimingResult {
   std::vector<double> samples_ms;          // of the chosen timer, one per timed iteration
-  std::vector<double> event_samples_ms;    // always recorded
+  std::vector<double> event_samples_ms;    // always recorded (the worker's CUDA events)
   std::vector<double> cupti_samples_ms;    // recorded where CUPTI is available (empty otherwise)
+  std::vector<double> outside_samples_ms;  // the judge's own clock of each timed call (go -> its read of the output)
+  std::optional<OutsideClockRecord> outside_clock;  // its calibration (isolation only)
+  std::vector<TimedCallCheck> judged_calls;         // every timed call, judged against the reference
   Statistics stats;                        // of samples_ms
   std::string stop_reason;                 // "iterations", "min_samples+noise", "timeout", ...
   ClockTelemetry clocks;
@@ -54,15 +77,5 @@ struct TimingResult {
   // REWARD_HACK findings: kernels that ran outside the events window, or a kernel set that changed between calls.
   std::vector<std::string> violations;
 };
-
-// The measured call for iteration `i` (enqueue on `stream`), an untimed preparation before it (e.g. fresh inputs at
-// a fresh address; it runs before the L2 flush), and an untimed inspection after it, once the device is idle (e.g.
-// guard zones): a returned violation ends the measurement and is recorded in TimingResult::violations.
-using MeasuredCall = std::function<void(cudaStream_t stream, int iteration)>;
-using PrepareCall = std::function<void(cudaStream_t stream, int iteration)>;
-using InspectCall = std::function<std::optional<std::string>(cudaStream_t stream, int iteration, bool timed)>;
-
-TimingResult measure(const MeasuredCall& call, const PrepareCall& prepare, const TimingSettings& settings,
-                     const DeviceInfo& device, cudaStream_t stream, const InspectCall& inspect = nullptr);
 
 }  // namespace vlb

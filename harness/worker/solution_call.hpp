@@ -1,18 +1,13 @@
 #pragma once
 // Calling into solution code: every call (constructor, unsupported_reason, workspace_bytes, run) is guarded, so
-// whatever it throws becomes that case's RUNTIME_ERROR, in a worker process or in this one.
+// whatever it throws becomes that case's RUNTIME_ERROR, in a worker process or in this one (--no-isolation).
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 
 #include <exception>
-#include <memory>
-#include <optional>
 #include <stdexcept>
-#include <string>
 #include <string_view>
 
-#include "harness/check/status.hpp"
-#include "harness/core/device_buffer.hpp"
 #include "harness/solution/solution.hpp"
 
 namespace vlb {
@@ -40,19 +35,5 @@ decltype(auto) guard_solution_call(std::string_view what, Body&& body) {
 // The arguments of one call: `workspace` of `workspace_bytes` bytes (nullptr when none).
 FusionArgs make_fusion_args(const ProblemShape& shape, const FusionInputs& inputs, bf16* output, void* workspace,
                             std::size_t workspace_bytes, cudaStream_t stream);
-FusionArgs make_fusion_args(const ProblemShape& shape, const FusionInputs& inputs, bf16* output,
-                            const DeviceBuffer& workspace, cudaStream_t stream);
-
-// A fresh instance from the registry, its constructor guarded (an unknown name is still the registry's UsageError).
-std::unique_ptr<Solution> create_solution(const std::string& name);
-
-struct CallFailure {
-  CaseStatus status;
-  std::string reason;
-};
-
-// Runs the solution once on `args.stream` and waits for it. A thrown exception or a CUDA error during the call
-// becomes RUNTIME_ERROR.
-std::optional<CallFailure> call_and_wait(Solution& solution, const FusionArgs& args);
 
 }  // namespace vlb

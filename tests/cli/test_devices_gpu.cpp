@@ -23,8 +23,9 @@ std::vector<std::string> with(std::vector<std::string> arguments, const std::vec
 }
 
 vlb::RunRecord run_and_read(const std::string& binary, const std::vector<std::string>& arguments,
-                            const std::filesystem::path& json, int expected_exit) {
-  const auto result = vlb::testing::run_process(binary, with(arguments, {"--json", json.string()}));
+                            const std::filesystem::path& json, int expected_exit,
+                            const std::vector<std::string>& environment = {}) {
+  const auto result = vlb::testing::run_process(binary, with(arguments, {"--json", json.string()}), environment);
   INFO(result.output);
   REQUIRE(result.exit_code == expected_exit);
   REQUIRE_FALSE(std::filesystem::exists(vlb::partial_results_path(json)));
@@ -79,9 +80,10 @@ TEST_CASE("a device worker that dies costs its unfinished cases; the run ends wi
   // In the trusted in-process mode a crashing solution takes its device worker down with it.
   const vlb::testing::ScratchFolder scratch;
   const vlb::RunRecord record = run_and_read(
-      vlb::testing::vlbench_adversarial_binary(),
+      vlb::testing::vlbench_binary(),
       with({"-s", "template,adversarial_crashes_host", "--no-isolation", "--devices", "0"}, kQuickRun),
-      scratch.file("crash.json"), 1);
+      scratch.file("crash.json"), 1,
+      {vlb::testing::solution_modules_entry({vlb::testing::test_module("adversaries")})});
   REQUIRE(record.cases.size() == 6);
   for (int i = 0; i < 3; ++i) {
     INFO(record.cases[i].reason);

@@ -21,21 +21,24 @@ TEST_CASE("--list prints the 16 cases and the registered solutions without a GPU
   CHECK_THAT(result.output, Catch::Contains("template"));
 }
 
-TEST_CASE("registrations that failed before main are reported with exit 2", "[cli]") {
-  const std::string binary = std::string(VLBENCH_BINARY_DIR) + "/vlbench_broken_registration";
+TEST_CASE("registrations that failed in a solution module are reported with exit 2", "[cli]") {
+  // The build's own modules and one that registers a second "template" and a solution whose describe() throws.
+  const std::string modules = vlb::testing::solution_modules_entry(
+      {vlb::testing::build_modules_folder(), vlb::testing::test_module("broken_registrations")});
+  const std::string binary = vlb::testing::vlbench_binary();
   for (const std::vector<std::string>& arguments : {std::vector<std::string>{"--list"},
                                                      std::vector<std::string>{"--solution", "template"}}) {
-    const auto result = vlb::testing::run_process(binary, arguments);
+    const auto result = vlb::testing::run_process(binary, arguments, {modules});
     INFO(result.output);
     CHECK(result.exit_code == 2);
     CHECK_THAT(result.output, Catch::Contains("vlbench: error: solutions could not be registered"));
-    // Both folders, in the order the linker ran the registrations.
+    // Both folders, in the order the modules were described.
     CHECK_THAT(result.output, Catch::Contains("solution 'template' is registered twice: in "));
     CHECK_THAT(result.output, Catch::Contains("solutions/template/ (") && Catch::Contains("tests/cli/ ("));
     CHECK_THAT(result.output, Catch::Contains("ThrowingDescribe::describe() threw: metadata file missing"));
   }
   // --version and --help still work, so the build can be identified.
-  CHECK(vlb::testing::run_process(binary, {"--version"}).exit_code == 0);
+  CHECK(vlb::testing::run_process(binary, {"--version"}, {modules}).exit_code == 0);
 }
 
 TEST_CASE("bad usage and bad input exit 2 with a message", "[cli]") {

@@ -343,8 +343,9 @@ TEST_CASE("packaging an unregistered solution is a usage error that writes nothi
   testing::ScratchFolder scratch;
   const PackageRequest request{"no_such_solution", std::filesystem::path(VLBENCH_SOURCE_DIR),
                                scratch.path() / "x.solution.json"};
-  REQUIRE_THROWS_AS(package_solution(request), UsageError);
-  REQUIRE_THROWS_WITH(package_solution(request), Catch::Contains("unknown solution 'no_such_solution'"));
+  const std::vector<SolutionInfo> known = {template_info()};
+  REQUIRE_THROWS_AS(package_solution(request, known), UsageError);
+  REQUIRE_THROWS_WITH(package_solution(request, known), Catch::Contains("unknown solution 'no_such_solution'"));
   REQUIRE_FALSE(std::filesystem::exists(request.output_path));
 }
 

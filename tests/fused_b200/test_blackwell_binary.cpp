@@ -1,7 +1,7 @@
-// The built vlbench binary carries the fused solution's device code for every configured target: for 100a an
-// sm_100a cubin (arch-specific, ELF, EM_CUDA for SM 100) holding our tcgen05 attention kernel, CUTLASS's sm100 GEMM
-// mainloop and the staged epilogue kernel; for 90a the same check on the sm_90a cubins. Read from the executable's
-// fat binary without cuobjdump and without a GPU (support_fatbin.hpp).
+// The built fused_b200 solution module (what vlbench runs it from) carries its device code for every configured
+// target: for 100a an sm_100a cubin (arch-specific, ELF, EM_CUDA for SM 100) holding our tcgen05 attention kernel,
+// CUTLASS's sm100 GEMM mainloop and the staged epilogue kernel; for 90a the same check on the sm_90a cubins. Read from
+// the module's fat binary without cuobjdump and without a GPU (support_fatbin.hpp).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -61,6 +61,9 @@ std::vector<const FatbinEntry*> cubins_for(const std::vector<FatbinEntry>& entri
   return cubins;
 }
 
+// The solution module vlbench runs fused_b200 from.
+std::string fused_module() { return vlb::testing::build_modules_folder() + "/vlbench_solution_fused_b200.so"; }
+
 bool any_holds(const std::vector<const FatbinEntry*>& cubins, const std::string& symbol_part) {
   return std::any_of(cubins.begin(), cubins.end(),
                      [&](const FatbinEntry* cubin) { return cubin->payload.find(symbol_part) != std::string::npos; });
@@ -68,8 +71,8 @@ bool any_holds(const std::vector<const FatbinEntry*>& cubins, const std::string&
 
 }  // namespace
 
-TEST_CASE("vlbench carries sm_100a code for fused_b200 when 100a is configured", "[fused_b200][blackwell]") {
-  const auto entries = read_fatbin_entries(vlb::testing::vlbench_binary());
+TEST_CASE("the fused_b200 module carries sm_100a code when 100a is configured", "[fused_b200][blackwell]") {
+  const auto entries = read_fatbin_entries(fused_module());
   INFO("fat binary entries: " << describe(entries));
   const auto cubins = cubins_for(entries, 100);
   if (!configured("100a")) {
@@ -84,8 +87,8 @@ TEST_CASE("vlbench carries sm_100a code for fused_b200 when 100a is configured",
   CHECK_FALSE(any_holds(cubins, "4sm9016attention_kernel"));        // no Hopper kernel in Blackwell code
 }
 
-TEST_CASE("vlbench carries sm_90a code for fused_b200 when 90a is configured", "[fused_b200][blackwell]") {
-  const auto entries = read_fatbin_entries(vlb::testing::vlbench_binary());
+TEST_CASE("the fused_b200 module carries sm_90a code when 90a is configured", "[fused_b200][blackwell]") {
+  const auto entries = read_fatbin_entries(fused_module());
   INFO("fat binary entries: " << describe(entries));
   const auto cubins = cubins_for(entries, 90);
   if (!configured("90a")) {

@@ -7,6 +7,9 @@
 #include <chrono>
 #include <fstream>
 #include <thread>
+#include <unistd.h>
+#include <algorithm>
+#include <iterator>
 
 #include "harness/core/errors.hpp"
 #include "harness/isolation/child_process.hpp"
@@ -83,4 +86,30 @@ TEST_CASE("a scratch folder is private and goes with its contents", "[runner][pr
     CHECK(std::filesystem::exists(kept / "inner" / "file"));
   }
   CHECK_FALSE(std::filesystem::exists(kept));
+}
+
+TEST_CASE("a child gets the descriptors it is given as 3, 4, ..., its own stdout, and /dev/null as stdin",
+          "[isolation][process]") {
+  const vlb::testing::ScratchFolder folder;
+  int first[2], second[2];
+  REQUIRE(pipe(first) == 0);
+  REQUIRE(pipe(second) == 0);
+  const auto log = folder.file("child.log"), output = folder.file("child.out");
+  // Handed over in the opposite order of their numbers: neither may overwrite the other on the way.
+  vlb::ChildProcess child(std::filesystem::path("/bin/sh"),
+                          {"sh", "-c", "echo three >&3; echo four >&4; echo out; echo err >&2; cat"},
+                          vlb::ChildOptions{log, output, {second[1], first[1]}});
+  close(first[1]);
+  close(second[1]);
+  REQUIRE(child.wait_for(30).has_value());
+  char buffer[16] = {};
+  REQUIRE(read(second[0], buffer, sizeof(buffer) - 1) > 0);
+  CHECK(std::string(buffer) == "three\n");
+  std::fill(std::begin(buffer), std::end(buffer), '\0');
+  REQUIRE(read(first[0], buffer, sizeof(buffer) - 1) > 0);
+  CHECK(std::string(buffer) == "four\n");
+  CHECK(vlb::testing::read_text(output) == "out\n");  // `cat` read an empty stdin
+  CHECK(vlb::testing::read_text(log) == "err\n");
+  close(first[0]);
+  close(second[0]);
 }

@@ -1,8 +1,7 @@
-// The progress of a running case: the stage a number of finished calls means, and the file a worker leaves it in.
+// The progress of a running case: the stage a number of finished calls means.
 #include <catch2/catch.hpp>
 
 #include "harness/judge/case_progress.hpp"
-#include "support/scratch_folder.hpp"
 
 namespace vlb {
 namespace {
@@ -20,36 +19,6 @@ TEST_CASE("finished calls read as the round, the timed call or the judging under
 
   plan.timing.adaptive = AdaptiveStop{};
   CHECK(describe_progress(20, CallSchedule(plan), plan.timing, true) == "timed call 18");
-}
-
-TEST_CASE("a worker's progress file reads back as the last number written", "[runner][progress]") {
-  const testing::ScratchFolder folder;
-  CHECK_FALSE(read_progress(folder.path()).has_value());
-  write_progress(folder.path(), 7);
-  CHECK(read_progress(folder.path()) == 7);
-  write_progress(folder.path(), 41);
-  CHECK(read_progress(folder.path()) == 41);
-  folder.write("progress", "4x");
-  CHECK_FALSE(read_progress(folder.path()).has_value());
-  write_progress(folder.path() / "missing", 3);  // never throws
-}
-
-TEST_CASE("a worker writes its progress at most once per interval, but always the first count and the last",
-          "[runner][progress]") {
-  const testing::ScratchFolder folder;
-  const CallProgress hourly = throttled_progress_file(folder.path(), 63, std::chrono::hours(1));
-  hourly(1);
-  CHECK(read_progress(folder.path()) == 1);
-  for (int calls = 2; calls < 63; ++calls) hourly(calls);
-  CHECK(read_progress(folder.path()) == 1);  // within the hour: nothing rewritten
-  hourly(63);
-  CHECK(read_progress(folder.path()) == 63);  // every call done: written at once
-
-  const CallProgress every_call = throttled_progress_file(folder.path(), 63, std::chrono::milliseconds(0));
-  for (int calls = 1; calls <= 5; ++calls) {
-    every_call(calls);
-    CHECK(read_progress(folder.path()) == calls);
-  }
 }
 
 }  // namespace

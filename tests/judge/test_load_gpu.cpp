@@ -3,13 +3,13 @@
 #include <cuda_runtime.h>
 
 #include "harness/judge/suite_runner.hpp"
-#include "harness/solution/registry.hpp"
+#include "harness/plan/solution_catalog.hpp"
 #include "harness/suite/suite.hpp"
 
-TEST_CASE("three full-suite runs in one process leave device memory where it was", "[runner][gpu]") {
+TEST_CASE("three full-suite runs in one process leave device memory where it was", "[judge][gpu]") {
   vlb::RunPlan plan;
   plan.workloads_dir = vlb::default_workloads_dir();
-  plan.solutions = vlb::SolutionRegistry::instance().names();
+  plan.solutions = vlb::SolutionCatalog::instance().names();
   plan.correctness.rounds = 1;
   plan.time_cases = false;
   plan.isolation = false;

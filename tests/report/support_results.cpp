@@ -93,11 +93,16 @@ CaseResult make_case_base(std::mt19937_64& rng, const std::string& solution, int
 TimingResult make_timing(std::mt19937_64& rng, double median_ms, double relative_noise, int count) {
   std::normal_distribution<double> noise(0.0, relative_noise);
   TimingResult timing;
+  const double overhead_ms = uniform(rng, 0.15, 0.25);
   for (int i = 0; i < count; ++i) {
     const double event = median_ms * (1.0 + noise(rng));
     timing.event_samples_ms.push_back(event);
     timing.cupti_samples_ms.push_back(event * uniform(rng, 0.97, 0.995));
+    timing.outside_samples_ms.push_back(event + overhead_ms + uniform(rng, 0, 0.004));
+    timing.judged_calls.push_back({rng(), uniform(rng, 0.995, 1.0), uniform(rng, 0.001, 0.01)});
   }
+  timing.outside_clock = OutsideClockRecord{24, overhead_ms, uniform(rng, 0.001, 0.004), overhead_ms * 1.02,
+                                            uniform(rng, 0.01, 0.03)};
   timing.samples_ms = timing.event_samples_ms;
   timing.stats = statistics_of(timing.samples_ms);
   timing.stop_reason = "iterations";
@@ -131,7 +136,7 @@ RunRecord make_seeded_run(std::uint64_t seed) {
   run.timestamp = "2026-11-29T15:30:00Z";
   run.environment = EnvironmentRecord{"bench-node-7", "NVIDIA H200", "GPU-" + hex_uuid(rng), 90, 132,
                                       std::size_t{50331648}, std::size_t{150754820096}, 1980, 3201,
-                                      13000, 13000, "13.0.48", "13.0.0.19", "4.2.0", "H200_SXM"};
+                                      13000, 13000, "13.0.48", "13.0.0.19", "4.2.0", "H200_SXM", "landlock ABI 7, seccomp"};
   run.settings.suite = "all";
   run.settings.solutions = {"flash_sm90", "naive"};
   run.settings.case_selectors = {"0", "3", "1x64x196"};

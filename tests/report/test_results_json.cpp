@@ -36,6 +36,29 @@ void require_invalid(const json& document, const std::string& expected) {
 
 json seeded_document() { return to_json(test::make_seeded_run(20261129)); }
 
+TEST_CASE("a version 1 file reads as version 2 with the fields version 2 added empty", "[report][json]") {
+  json document = seeded_document();
+  document["schema_version"] = 1;
+  document["environment"].erase("sandbox");
+  for (json& each : document["cases"]) {
+    if (!each["timing"].is_object()) continue;
+    for (const char* added : {"outside_samples_ms", "outside_clock", "judged_calls"}) each["timing"].erase(added);
+  }
+  REQUIRE_NOTHROW(validate_results_json(document));
+  const RunRecord run = run_record_from_json(document);
+  CHECK(run.schema_version == kResultsSchemaVersion);
+  CHECK(run.environment.sandbox.empty());
+  for (const CaseResult& result : run.cases) {
+    if (!result.timing) continue;
+    CHECK(result.timing->outside_samples_ms.empty());
+    CHECK(result.timing->judged_calls.empty());
+    CHECK_FALSE(result.timing->outside_clock.has_value());
+  }
+  // A version 2 document without them is damaged, not old.
+  document["schema_version"] = 2;
+  require_invalid(document, "environment.sandbox: required field is missing");
+}
+
 TEST_CASE("a seeded run record round-trips through JSON text exactly", "[report][json]") {
   const std::uint64_t seed = GENERATE(1u, 77u, 4242u, 987654321u);
   const RunRecord run = test::make_seeded_run(seed);
@@ -43,7 +66,7 @@ TEST_CASE("a seeded run record round-trips through JSON text exactly", "[report]
   const json parsed = json::parse(text);
   REQUIRE_NOTHROW(validate_results_json(parsed));
   REQUIRE(parsed.at("schema") == "vlbench-results");
-  REQUIRE(parsed.at("schema_version") == 1);
+  REQUIRE(parsed.at("schema_version") == vlb::kResultsSchemaVersion);
   const RunRecord back = run_record_from_json(parsed);
   test::require_same_run(run, back);
   // Writing what was read gives the same text: nothing is lost or reformatted on the way.
@@ -163,8 +186,8 @@ TEST_CASE("validation checks schema, statuses and the per-status rules", "[repor
     require_invalid(document, "schema: expected \"vlbench-results\"");
   }
   SECTION("a newer schema version") {
-    document["schema_version"] = 2;
-    require_invalid(document, "schema_version: unsupported schema version 2");
+    document["schema_version"] = 3;
+    require_invalid(document, "schema_version: unsupported schema version 3");
   }
   SECTION("a PASSED case with a reason") {
     document["cases"][0]["reason"] = "looks fine";

@@ -1,6 +1,6 @@
-// Every adversarial solution (adversarial_solutions.cu) gets the status it must get, each in its own worker process,
-// and the run goes on past crashes and hangs with every finished result kept; the ones that throw are contained in
-// the trusted in-process mode too; the honest template passes both ways.
+// Every adversarial solution (adversarial_solutions.cu) gets the status it must get, each in its own sandboxed worker
+// process, and the run goes on past crashes, hangs and refused system calls with every finished result kept; the ones
+// that throw are contained in the trusted in-process mode too; the honest template passes both ways.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -34,7 +34,9 @@ vlb::RunRecord run_adversaries(const std::vector<Expectation>& expectations, con
                                         "--warmup", "2", "--iterations", "5", "--case-timeout", "20", "--json",
                                         results.string()};
   arguments.insert(arguments.end(), extra.begin(), extra.end());
-  const auto run = vlb::testing::run_process(vlb::testing::vlbench_adversarial_binary(), arguments);
+  const auto run = vlb::testing::run_process(
+      vlb::testing::vlbench_binary(), arguments,
+      {vlb::testing::solution_modules_entry({vlb::testing::test_module("adversaries")})});
   INFO(run.output);
   CHECK(run.exit_code == 1);  // some cases failed, none stopped the run
   return vlb::read_results_file(results);
@@ -113,6 +115,42 @@ TEST_CASE("adversarial solutions are caught, each with the right status", "[robu
   check_statuses(record, expectations);
   check_no_replay(record, "adversarial_caches_by_content");
   check_no_replay(record, "adversarial_replays_by_pointer");
+}
+
+// The cheats of the integrity issue (#23), each of a class the judge must hold against, and the sandbox's refusals.
+TEST_CASE("calls cannot be predicted, every timed call is judged, the judge keeps its own clock, stray writes fault",
+          "[robustness][gpu]") {
+  const std::vector<Expectation> expectations = {
+      {"adversarial_predicts_inputs", {S::kIncorrectNumerical}, "timed call"},
+      {"adversarial_forges_times", {S::kRewardHack}, ""},  // which finding comes first: see below
+      {"adversarial_skips_random_calls", {S::kIncorrectNumerical}, "timed call"},
+      {"adversarial_skips_one_call", {S::kIncorrectNumerical}, "timed call"},
+      {"adversarial_writes_far_past_output", {S::kRuntimeError}, "illegal memory access"},
+      {"adversarial_reports_done_early", {S::kIncorrectNumerical}, "timed call"},
+      {"adversarial_sends_extra_message", {S::kRewardHack}, "broke the judge's protocol"},
+      {"adversarial_traces_parent", {S::kRuntimeError}, "sandbox refused the solution's ptrace system call"},
+      {"adversarial_writes_parent_memory", {S::kRuntimeError}, "refused the solution's process_vm_writev"},
+      {"adversarial_opens_parent_proc", {S::kRuntimeError}, "Permission denied"},
+      {"adversarial_writes_outside_scratch", {S::kRuntimeError}, "Permission denied"},
+      {"adversarial_opens_socket", {S::kRuntimeError}, "refused the solution's socket system call"},
+      {"adversarial_signals_parent", {S::kRuntimeError}, "Operation not permitted"},
+      {"template", {S::kPassed}, ""},
+  };
+  const vlb::RunRecord record = run_adversaries(expectations, {});
+  check_statuses(record, expectations);
+  // The forged times: the judge's own clock names them, whatever else (the CUPTI audit) found them first.
+  const auto& forged = result_of(record, "adversarial_forges_times");
+  REQUIRE(forged.timing.has_value());
+  const auto& violations = forged.timing->violations;
+  CHECK(std::any_of(violations.begin(), violations.end(),
+                    [](const std::string& v) { return v.find("the judge's own clock") != std::string::npos; }));
+  // The skipped calls were each judged: the first wrong one is named with its seed.
+  CHECK_THAT(result_of(record, "adversarial_skips_one_call").reason, Catch::Contains("(seed "));
+  // The honest control's every timed call was judged, and the sandbox recorded in the environment.
+  const auto& honest = result_of(record, "template");
+  REQUIRE(honest.timing.has_value());
+  CHECK(honest.timing->judged_calls.size() == 5);
+  CHECK_THAT(record.environment.sandbox, Catch::Contains("landlock") && Catch::Contains("seccomp"));
 }
 
 TEST_CASE("in the trusted in-process mode, solution errors are contained per case too", "[robustness][gpu]") {

@@ -1,9 +1,12 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 
 #include "harness/core/errors.hpp"
+#include "harness/plan/solution_catalog.hpp"
 #include "harness/solution/registry.hpp"
+#include "support/scratch_folder.hpp"
 
 namespace {
 
@@ -136,8 +139,29 @@ TEST_CASE("a solution is skipped on architectures it does not target", "[registr
   CHECK_THAT(*reason, Catch::Contains("sm_100"));
 }
 
-TEST_CASE("the built-in registry holds the shipped solutions", "[registry]") {
-  const auto names = vlb::SolutionRegistry::instance().names();
-  CHECK(std::find(names.begin(), names.end(), "reference") != names.end());
-  CHECK(std::find(names.begin(), names.end(), "template") != names.end());
+TEST_CASE("the catalog reads the build's modules through the sandboxed describer", "[registry][catalog]") {
+  const vlb::SolutionCatalog& catalog = vlb::SolutionCatalog::instance();
+  catalog.require_clean();
+  const auto names = catalog.names();
+  for (const char* shipped : {"fused_b200", "reference", "template"}) {
+    INFO(shipped);
+    CHECK(std::find(names.begin(), names.end(), shipped) != names.end());
+    const vlb::CatalogEntry& entry = catalog.at(shipped);
+    CHECK(entry.module.filename() == std::string("vlbench_solution_") + shipped + ".so");
+    CHECK_THAT(entry.source_file, Catch::Contains(std::string("/") + shipped));
+  }
+  CHECK(catalog.at("fused_b200").info.target_compute_capabilities == std::vector<int>{90, 100});
+  CHECK_THROWS_AS(catalog.require("no_such_solution"), vlb::UsageError);
+}
+
+TEST_CASE("a file that is no solution module is a registration error, not a crash", "[registry][catalog]") {
+  const vlb::testing::ScratchFolder scratch;
+  const auto not_a_module = scratch.file("vlbench_solution_fake.so");
+  std::ofstream(not_a_module) << "not an ELF file";
+  const vlb::SolutionCatalog catalog = vlb::SolutionCatalog::describe({not_a_module});
+  REQUIRE(catalog.errors().size() == 1);
+  CHECK_THAT(catalog.errors().front(), Catch::Contains("cannot load the solution module") &&
+                                           Catch::Contains("vlbench_solution_fake.so"));
+  CHECK(catalog.entries().empty());
+  CHECK_THROWS_AS(catalog.require_clean(), vlb::UsageError);
 }

@@ -14,10 +14,18 @@ std::string vlbench_binary() {
   return std::string(VLBENCH_BINARY_DIR) + "/vlbench";
 }
 
-std::string vlbench_adversarial_binary() {
-  if (const char* path = std::getenv("VLBENCH_ADVERSARIAL_BINARY")) return path;
-  return std::string(VLBENCH_BINARY_DIR) + "/vlbench_adversarial";
+std::string test_module(const std::string& name) {
+  const char* folder = std::getenv("VLBENCH_TEST_MODULES_DIR");
+  return std::string(folder != nullptr ? folder : VLBENCH_BINARY_DIR "/test_modules") + "/vlbench_solution_" + name + ".so";
 }
+
+std::string solution_modules_entry(const std::vector<std::string>& modules) {
+  std::string entry = "VLBENCH_SOLUTION_MODULES=";
+  for (std::size_t i = 0; i < modules.size(); ++i) entry += (i == 0 ? "" : ":") + modules[i];
+  return entry;
+}
+
+std::string build_modules_folder() { return std::string(VLBENCH_BINARY_DIR) + "/solution_modules"; }
 
 namespace {
 std::string shell_quote(const std::string& text) {

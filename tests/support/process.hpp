@@ -1,5 +1,5 @@
 #pragma once
-// Runs a built binary (vlbench, or the adversarial build of it) as a user would, capturing exit code and output.
+// Runs a built binary (vlbench, with the test modules where asked) as a user would, capturing exit code and output.
 #include <string>
 #include <vector>
 
@@ -11,7 +11,12 @@ struct ProcessResult {
 };
 
 std::string vlbench_binary();              // $VLBENCH_BINARY (set by ctest), else <build>/vlbench
-std::string vlbench_adversarial_binary();  // $VLBENCH_ADVERSARIAL_BINARY, else <build>/vlbench_adversarial
+// A test-only solution module (tests/CMakeLists.txt): <build>/test_modules/vlbench_solution_<name>.so.
+std::string test_module(const std::string& name);
+// The environment entry that makes vlbench see exactly these modules (VLBENCH_SOLUTION_MODULES).
+std::string solution_modules_entry(const std::vector<std::string>& modules);
+// The build's own modules folder (<build>/solution_modules), for a module list that keeps them.
+std::string build_modules_folder();
 // `environment` entries ("NAME=value") are set for the child only.
 ProcessResult run_process(const std::string& binary, const std::vector<std::string>& arguments,
                           const std::vector<std::string>& environment = {});

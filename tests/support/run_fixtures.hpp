@@ -10,7 +10,7 @@
 
 #include "harness/report/results.hpp"
 #include "harness/scaleout/case_shards.hpp"
-#include "harness/worker/solution_side.hpp"
+#include "harness/judge/case_session.hpp"
 #include "harness/timing/statistics.hpp"
 
 namespace vlb::testing {

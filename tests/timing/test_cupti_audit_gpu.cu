@@ -5,10 +5,13 @@
 
 #include "harness/core/cuda_check.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/timing/call_timer.hpp"
 #include "harness/timing/cupti_span.hpp"
 #include "harness/timing/measurement.hpp"
 #include "harness/timing/statistics.hpp"
 #include "support/gpu_test.hpp"
+#include "support/skip.hpp"
+#include "support_timed_loop.hpp"
 #include "support_timing_kernels.hpp"
 
 namespace {
@@ -51,11 +54,10 @@ TEST_CASE("a kernel left running on a side stream that the call does not join is
     vlb::testing::launch_spin_kernel(side.get(), 300);  // forked without a dependency and never joined
     vlb::testing::launch_spin_kernel(s, 20);
   };
-  const vlb::TimingResult result = vlb::measure(call, nullptr, short_run(3, 10), test_device(), stream.get());
+  const vlb::TimingResult result = vlb::testing::time_calls_here(call, nullptr, short_run(3, 10), test_device(), stream.get());
   if (!result.cupti_available) {
     CHECK(result.violations.empty());
-    WARN("CUPTI is unavailable here: side-stream detection not checked");
-    return;
+    VLB_SKIP("CUPTI is unavailable here: side-stream detection is not checked");
   }
   REQUIRE_FALSE(result.violations.empty());
   CHECK(any_violation_contains(result, "REWARD_HACK"));
@@ -77,7 +79,7 @@ TEST_CASE("a side stream forked from and joined back to the harness stream is no
     VLB_CUDA_CHECK(cudaEventRecord(join.get(), side.get()));
     VLB_CUDA_CHECK(cudaStreamWaitEvent(s, join.get(), 0));
   };
-  const vlb::TimingResult result = vlb::measure(call, nullptr, short_run(3, 10), test_device(), stream.get());
+  const vlb::TimingResult result = vlb::testing::time_calls_here(call, nullptr, short_run(3, 10), test_device(), stream.get());
   CHECK(result.violations.empty());
   // The events window holds the side kernel (joining costs a little on top).
   CHECK(result.stats.min > 0.3);
@@ -92,11 +94,8 @@ TEST_CASE("a call whose kernel set changes between timed calls is a violation", 
     vlb::testing::launch_spin_kernel(s, 30);
     if (iteration < kFirstChangedIteration) vlb::testing::launch_other_spin_kernel(s, 30);
   };
-  const vlb::TimingResult result = vlb::measure(call, nullptr, short_run(kWarmup, 12), test_device(), stream.get());
-  if (!result.cupti_available) {
-    WARN("CUPTI is unavailable here: kernel-set audit not checked");
-    return;
-  }
+  const vlb::TimingResult result = vlb::testing::time_calls_here(call, nullptr, short_run(kWarmup, 12), test_device(), stream.get());
+  if (!result.cupti_available) VLB_SKIP("CUPTI is unavailable here: the kernel-set audit is not checked");
   REQUIRE(result.violations.size() == 1);
   CHECK(any_violation_contains(result, "REWARD_HACK"));
   CHECK(any_violation_contains(result, "7 of 12"));
@@ -111,7 +110,7 @@ TEST_CASE("an unchanging multi-kernel call is no violation", "[timing][gpu]") {
     vlb::testing::launch_other_spin_kernel(s, 30);
     vlb::testing::launch_spin_kernel(s, 30);
   };
-  const vlb::TimingResult result = vlb::measure(call, nullptr, short_run(4, 12), test_device(), stream.get());
+  const vlb::TimingResult result = vlb::testing::time_calls_here(call, nullptr, short_run(4, 12), test_device(), stream.get());
   CHECK(result.violations.empty());
   CHECK(result.stats.min > 0.09);
   if (result.cupti_available) {
@@ -122,23 +121,19 @@ TEST_CASE("an unchanging multi-kernel call is no violation", "[timing][gpu]") {
   }
 }
 
-TEST_CASE("without CUPTI the events timer still runs and the CUPTI timer is a system error", "[timing][gpu]") {
+TEST_CASE("without CUPTI a call timer still times with events", "[timing][gpu]") {
   TestStream stream;
-  // Holding the process's one CUPTI recorder makes CUPTI unavailable to measure().
-  std::string why_unavailable;
-  const auto holder = vlb::CuptiSpanRecorder::start(why_unavailable);
-  const auto call = [](cudaStream_t s, int) { vlb::testing::launch_spin_kernel(s, 50); };
-
-  const vlb::TimingResult events_only = vlb::measure(call, nullptr, short_run(2, 8), test_device(), stream.get());
-  CHECK_FALSE(events_only.cupti_available);
-  CHECK(events_only.cupti_samples_ms.empty());
-  CHECK(events_only.violations.empty());
-  CHECK(events_only.samples_ms.size() == 8);
-  CHECK(events_only.stats.median == Approx(0.05).epsilon(0.1));
-
-  vlb::TimingSettings settings = short_run(2, 8);
-  settings.timer = vlb::TimerKind::kCupti;
-  CHECK_THROWS_AS(vlb::measure(call, nullptr, settings, test_device(), stream.get()), vlb::SystemError);
-  CHECK_THROWS_WITH(vlb::measure(call, nullptr, settings, test_device(), stream.get()),
-                    Catch::Contains("CUPTI") && Catch::Contains("events timer"));
+  // The tests' own timer holds the process's one CUPTI subscriber: a second timer gets none.
+  const vlb::TimingResult first = vlb::testing::time_calls_here(
+      [](cudaStream_t s, int) { vlb::testing::launch_spin_kernel(s, 50); }, nullptr, short_run(0, 1), test_device(),
+      stream.get());
+  if (!first.cupti_available) VLB_SKIP("CUPTI is unavailable here: a second subscriber cannot be refused");
+  vlb::CallTimer second;
+  CHECK_FALSE(second.cupti_available());
+  CHECK_FALSE(second.cupti_unavailable_reason().empty());
+  const vlb::CallTiming timing = second.time(stream.get(), true, [&] { vlb::testing::launch_spin_kernel(stream.get(), 50); });
+  CHECK(timing.event_ms == Approx(0.05).epsilon(0.1));
+  CHECK(timing.activity_index == -1);
+  CHECK(timing.stop_observed_ns == 0);
+  CHECK(second.activities({0}).empty());
 }

@@ -1,7 +1,9 @@
-// measure() on real kernels: accuracy against a kernel of known duration, the L2 flush, the adaptive stop, clocks.
+// The timing pieces on real kernels: accuracy against a kernel of known duration, the L2 flush, the adaptive stop,
+// clocks.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <string>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -10,6 +12,8 @@
 #include "harness/core/errors.hpp"
 #include "harness/timing/measurement.hpp"
 #include "support/gpu_test.hpp"
+#include "support/skip.hpp"
+#include "support_timed_loop.hpp"
 #include "support_timing_kernels.hpp"
 
 namespace {
@@ -63,7 +67,7 @@ TEST_CASE("events time a kernel of known duration within 5%, preparation exclude
     ++called;
     vlb::testing::launch_spin_kernel(s, kSpinUs);
   };
-  const vlb::TimingResult result = vlb::measure(call, prepare, short_run(5, 30), test_device(), stream.get());
+  const vlb::TimingResult result = vlb::testing::time_calls_here(call, prepare, short_run(5, 30), test_device(), stream.get());
   CHECK(prepared == 35);
   CHECK(called == 35);
   CHECK(result.stop_reason == "iterations");
@@ -72,14 +76,13 @@ TEST_CASE("events time a kernel of known duration within 5%, preparation exclude
   CHECK(result.stats.count == 30);
   CHECK(result.stats.median == Approx(kSpinMs).epsilon(0.05));
   CHECK(result.stats.min > 0.95 * kSpinMs);
-  if (result.cupti_available) {
-    REQUIRE(result.cupti_samples_ms.size() == 30);
-    for (const double span : result.cupti_samples_ms) CHECK(span == Approx(kSpinMs).epsilon(0.05));
-    CHECK(result.violations.empty());
-  } else {
+  if (!result.cupti_available) {
     CHECK(result.cupti_samples_ms.empty());
-    WARN("CUPTI is unavailable here: CUPTI spans not checked");
+    VLB_SKIP("CUPTI is unavailable here: the CUPTI spans of the calls are not checked");
   }
+  REQUIRE(result.cupti_samples_ms.size() == 30);
+  for (const double span : result.cupti_samples_ms) CHECK(span == Approx(kSpinMs).epsilon(0.05));
+  CHECK(result.violations.empty());
 }
 
 TEST_CASE("the CUPTI timer spans every kernel of the call and nothing else", "[timing][gpu]") {
@@ -92,11 +95,10 @@ TEST_CASE("the CUPTI timer spans every kernel of the call and nothing else", "[t
   };
   vlb::TimingResult result;
   try {
-    result = vlb::measure(call, nullptr, settings, test_device(), stream.get());
+    result = vlb::testing::time_calls_here(call, nullptr, settings, test_device(), stream.get());
   } catch (const vlb::SystemError& error) {
     CHECK_THAT(error.what(), Catch::Contains("CUPTI"));
-    WARN("CUPTI is unavailable here: " << error.what());
-    return;
+    VLB_SKIP(std::string("CUPTI is unavailable here: ") + error.what());
   }
   REQUIRE(result.cupti_available);
   CHECK(result.samples_ms == result.cupti_samples_ms);
@@ -123,9 +125,9 @@ TEST_CASE("the L2 flush makes a read of half the L2 measurably slower", "[timing
   };
   vlb::TimingSettings settings = short_run(10, 50);
   settings.flush_l2 = false;
-  const vlb::TimingResult warm_l2 = vlb::measure(call, prepare, settings, device, stream.get());
+  const vlb::TimingResult warm_l2 = vlb::testing::time_calls_here(call, prepare, settings, device, stream.get());
   settings.flush_l2 = true;
-  const vlb::TimingResult flushed = vlb::measure(call, prepare, settings, device, stream.get());
+  const vlb::TimingResult flushed = vlb::testing::time_calls_here(call, prepare, settings, device, stream.get());
 
   unsigned long long device_sum = 0;
   VLB_CUDA_CHECK(cudaMemcpy(&device_sum, sum.data(), sizeof(device_sum), cudaMemcpyDeviceToHost));
@@ -143,7 +145,7 @@ TEST_CASE("the adaptive mode stops by noise, by sample count or by timeout", "[t
 
   SECTION("steady samples stop once min_samples, min_time and the noise target are met") {
     settings.adaptive = vlb::AdaptiveStop{20, 0.02, 0.05, 30.0, 100000};
-    const vlb::TimingResult result = vlb::measure(call, nullptr, settings, test_device(), stream.get());
+    const vlb::TimingResult result = vlb::testing::time_calls_here(call, nullptr, settings, test_device(), stream.get());
     CHECK(result.stop_reason == "min_samples+min_time+noise");
     CHECK(result.samples_ms.size() >= 20);
     const double total_ms = std::accumulate(result.samples_ms.begin(), result.samples_ms.end(), 0.0);
@@ -156,10 +158,9 @@ TEST_CASE("the adaptive mode stops by noise, by sample count or by timeout", "[t
     settings.timer = vlb::TimerKind::kCupti;
     vlb::TimingResult result;
     try {
-      result = vlb::measure(call, nullptr, settings, test_device(), stream.get());
+      result = vlb::testing::time_calls_here(call, nullptr, settings, test_device(), stream.get());
     } catch (const vlb::SystemError& error) {
-      WARN("CUPTI is unavailable here: " << error.what());
-      return;
+      VLB_SKIP(std::string("CUPTI is unavailable here: ") + error.what());
     }
     CHECK(result.stop_reason == "min_samples+min_time+noise");
     CHECK(result.samples_ms == result.cupti_samples_ms);
@@ -168,13 +169,13 @@ TEST_CASE("the adaptive mode stops by noise, by sample count or by timeout", "[t
   }
   SECTION("an unreachable noise target stops at max_samples") {
     settings.adaptive = vlb::AdaptiveStop{5, 0.0, 1e-12, 60.0, 37};
-    const vlb::TimingResult result = vlb::measure(call, nullptr, settings, test_device(), stream.get());
+    const vlb::TimingResult result = vlb::testing::time_calls_here(call, nullptr, settings, test_device(), stream.get());
     CHECK(result.stop_reason == "max_samples");
     CHECK(result.samples_ms.size() == 37);
   }
   SECTION("an unreachable noise target stops at the timeout") {
     settings.adaptive = vlb::AdaptiveStop{5, 0.0, 1e-12, 0.4, 1000000};
-    const vlb::TimingResult result = vlb::measure(call, nullptr, settings, test_device(), stream.get());
+    const vlb::TimingResult result = vlb::testing::time_calls_here(call, nullptr, settings, test_device(), stream.get());
     CHECK(result.stop_reason == "timeout");
     CHECK(result.samples_ms.size() >= 5);
     CHECK(result.samples_ms.size() < 1000000);
@@ -184,7 +185,7 @@ TEST_CASE("the adaptive mode stops by noise, by sample count or by timeout", "[t
 TEST_CASE("clock probes read a plausible SM clock around the measurement", "[timing][gpu]") {
   TestStream stream;
   const auto call = [](cudaStream_t s, int) { vlb::testing::launch_spin_kernel(s, kSpinUs); };
-  const vlb::TimingResult result = vlb::measure(call, nullptr, short_run(5, 10), test_device(), stream.get());
+  const vlb::TimingResult result = vlb::testing::time_calls_here(call, nullptr, short_run(5, 10), test_device(), stream.get());
   const double max_mhz = test_device().max_sm_clock_khz / 1000.0;
   CHECK(result.clocks.max_sm_clock_mhz == Approx(max_mhz));
   for (const double probe : {result.clocks.sm_clock_mhz_before, result.clocks.sm_clock_mhz_after}) {
@@ -199,44 +200,9 @@ TEST_CASE("clock probes read a plausible SM clock around the measurement", "[tim
 TEST_CASE("bad timing settings are usage errors", "[timing][gpu]") {
   TestStream stream;
   const auto call = [](cudaStream_t s, int) { vlb::testing::launch_spin_kernel(s, 10); };
-  CHECK_THROWS_AS(vlb::measure(call, nullptr, short_run(-1, 10), test_device(), stream.get()), vlb::UsageError);
-  CHECK_THROWS_AS(vlb::measure(call, nullptr, short_run(1, 0), test_device(), stream.get()), vlb::UsageError);
+  CHECK_THROWS_AS(vlb::testing::time_calls_here(call, nullptr, short_run(-1, 10), test_device(), stream.get()), vlb::UsageError);
+  CHECK_THROWS_AS(vlb::testing::time_calls_here(call, nullptr, short_run(1, 0), test_device(), stream.get()), vlb::UsageError);
   vlb::TimingSettings settings = short_run(1, 10);
   settings.adaptive = vlb::AdaptiveStop{10, 0.1, 0.01, 1.0, 5};
-  CHECK_THROWS_AS(vlb::measure(call, nullptr, settings, test_device(), stream.get()), vlb::UsageError);
-  CHECK_THROWS_AS(vlb::measure(nullptr, nullptr, short_run(1, 10), test_device(), stream.get()), vlb::UsageError);
-}
-
-TEST_CASE("an inspection after each call is untimed, and a violation it finds ends the measurement", "[timing][gpu]") {
-  TestStream stream;
-  const auto call = [](cudaStream_t s, int) { vlb::testing::launch_spin_kernel(s, kSpinUs); };
-  std::vector<std::pair<int, bool>> inspected;
-  const vlb::InspectCall clean = [&](cudaStream_t s, int iteration, bool timed) -> std::optional<std::string> {
-    inspected.emplace_back(iteration, timed);
-    vlb::testing::launch_spin_kernel(s, 3 * kSpinUs);  // untimed: must not show in the samples
-    VLB_CUDA_CHECK(cudaStreamSynchronize(s));
-    return std::nullopt;
-  };
-  const vlb::TimingResult result = vlb::measure(call, nullptr, short_run(2, 6), test_device(), stream.get(), clean);
-  REQUIRE(inspected.size() == 8);
-  CHECK(inspected.front() == std::pair<int, bool>{0, false});
-  CHECK(inspected[2] == std::pair<int, bool>{2, true});
-  CHECK(result.violations.empty());
-  CHECK(result.stats.median == Approx(kSpinMs).epsilon(0.05));
-
-  const vlb::InspectCall breaks_at_4 = [](cudaStream_t, int iteration, bool) -> std::optional<std::string> {
-    if (iteration == 4) return "call 4 wrote outside its output";
-    return std::nullopt;
-  };
-  const vlb::TimingResult stopped = vlb::measure(call, nullptr, short_run(2, 6), test_device(), stream.get(), breaks_at_4);
-  REQUIRE(stopped.violations.size() == 1);
-  CHECK(stopped.violations.front() == "call 4 wrote outside its output");
-  CHECK(stopped.stop_reason == "violation");
-  CHECK(stopped.event_samples_ms.size() == 3);  // timed iterations 2, 3 and 4
-  const vlb::InspectCall breaks_in_warmup = [](cudaStream_t, int, bool) -> std::optional<std::string> {
-    return "a warm-up call broke the rules";
-  };
-  const vlb::TimingResult in_warmup = vlb::measure(call, nullptr, short_run(2, 6), test_device(), stream.get(), breaks_in_warmup);
-  CHECK(in_warmup.violations.size() == 1);
-  CHECK(in_warmup.samples_ms.empty());
+  CHECK_THROWS_AS(vlb::testing::time_calls_here(call, nullptr, settings, test_device(), stream.get()), vlb::UsageError);
 }

@@ -1,0 +1,56 @@
+#include "harness/judge/outside_clock.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "harness/timing/statistics.hpp"
+
+namespace vlb {
+namespace {
+
+std::vector<double> differences(std::span<const double> outside_ms, std::span<const double> inside_ms) {
+  std::vector<double> result;
+  for (std::size_t i = 0; i < std::min(outside_ms.size(), inside_ms.size()); ++i) result.push_back(outside_ms[i] - inside_ms[i]);
+  return result;
+}
+
+}  // namespace
+
+OutsideClockCalibration calibrate_outside_clock(std::span<const double> outside_ms, std::span<const double> event_ms,
+                                                std::span<const double> cupti_ms) {
+  OutsideClockCalibration calibration;
+  const std::vector<double> over_events = differences(outside_ms, event_ms);
+  const Statistics stats = compute_statistics(over_events);
+  calibration.calls = static_cast<int>(over_events.size());
+  calibration.overhead_ms = stats.median;
+  calibration.spread_ms = stats.p90 - stats.p10;
+  if (!cupti_ms.empty()) {
+    const std::vector<double> over_cupti = differences(outside_ms, cupti_ms);
+    calibration.cupti_overhead_ms = compute_statistics(over_cupti).median;
+  }
+  return calibration;
+}
+
+double outside_clock_slack_ms(const OutsideClockCalibration& calibration, double outside_median_ms) {
+  constexpr double kResolutionMs = 0.002;
+  return 3.0 * calibration.spread_ms + 0.01 * outside_median_ms + kResolutionMs;
+}
+
+std::optional<std::string> outside_clock_violation(double reported_median_ms, TimerKind timer,
+                                                   double outside_median_ms, const OutsideClockCalibration& calibration) {
+  const bool cupti = timer == TimerKind::kCupti && calibration.cupti_overhead_ms.has_value();
+  const double overhead_ms = cupti ? *calibration.cupti_overhead_ms : calibration.overhead_ms;
+  const double slack_ms = outside_clock_slack_ms(calibration, outside_median_ms);
+  const double lowest_honest_ms = outside_median_ms - overhead_ms - slack_ms;
+  if (reported_median_ms >= lowest_honest_ms) return std::nullopt;
+  return fmt::format(
+      "the worker reported a median of {:.4f} ms ({}), but the judge's own clock saw {:.4f} ms per call: less its "
+      "calibrated overhead of {:.4f} ms and a slack of {:.4f} ms, no honest median lies below {:.4f} ms (a forged "
+      "time, or work done outside the timed window)",
+      reported_median_ms, cupti ? "CUPTI span" : "CUDA events", outside_median_ms, overhead_ms, slack_ms,
+      lowest_honest_ms);
+}
+
+}  // namespace vlb
