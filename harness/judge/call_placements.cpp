@@ -14,6 +14,12 @@ std::size_t region_bytes(std::size_t bytes, int calls) {
 
 std::size_t rounded(std::size_t bytes, std::size_t granule) { return (bytes + granule - 1) / granule * granule; }
 
+// Where a region of `region` bytes starts in a mapping of `mapped` bytes: as late as the placements' 256-byte
+// alignment allows, so that the guard zone after the last byte ends close to the unmapped gap.
+std::size_t region_start(std::size_t mapped, std::size_t region) {
+  return (mapped - region) / kPlacementShiftBytes * kPlacementShiftBytes;
+}
+
 TensorId input_of(int buffer) { return static_cast<TensorId>(buffer - 1); }
 
 }  // namespace
@@ -24,7 +30,7 @@ CallPlacements::CallPlacements(const ProblemShape& shape, int calls, int device)
   for (int buffer = 0; buffer < kWorkspaceBuffer; ++buffer) {
     const std::size_t region = region_bytes(tensor_bytes(buffer), calls);
     allocations_.emplace_back(region, device);
-    region_offsets_.push_back(allocations_.back().mapped_bytes() - region);
+    region_offsets_.push_back(region_start(allocations_.back().mapped_bytes(), region));
   }
 }
 
@@ -42,7 +48,7 @@ void CallPlacements::add_workspace(std::size_t bytes) {
   if (bytes == 0) return;
   const std::size_t region = 2 * kGuardZoneBytes + bytes;
   allocations_.emplace_back(region, device_);
-  region_offsets_.push_back(allocations_.back().mapped_bytes() - region);
+  region_offsets_.push_back(region_start(allocations_.back().mapped_bytes(), region));
 }
 
 std::size_t CallPlacements::tensor_bytes(int buffer) const {

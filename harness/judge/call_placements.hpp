@@ -2,8 +2,9 @@
 // Device memory for every call of one case, owned by the judge and shared with the worker (one exportable allocation
 // per tensor, isolation/shared_device_memory.hpp): for each input and for the output, room to place it 256 bytes
 // further on for every call (the leaderboard's shift), so that no call sees an address an earlier call saw; and the
-// workspace the solution asked for. Each placement region sits at the end of its allocation, so that the guard zone
-// after a placement ends where the unmapped gap begins, and everything mapped around a placement is its guard zone:
+// workspace the solution asked for. Each placement region sits at the end of its allocation (as far as the 256-byte
+// alignment of every placement allows), so that the guard zone after a placement ends at the unmapped gap, and
+// everything mapped around a placement is its guard zone:
 //   allocation = [guard: rounding + 64 KiB | placement of call 0 ... shifted by 256 bytes per call | 64 KiB guard]
 #include <array>
 #include <cstddef>

@@ -21,6 +21,11 @@ struct CallTiming {
   int activity_index = -1;             // for activity(), where CUPTI recorded the call
 };
 
+inline constexpr long long kLeadInNs = 20'000;
+
+// The lead-in kernel: one thread spinning for `nanoseconds` on `stream` (timing/lead_in.cu).
+void launch_lead_in(cudaStream_t stream, long long nanoseconds);
+
 class CallTimer {
  public:
   // Starts CUPTI tracing where it can (one recorder per process); events are always there.
@@ -32,8 +37,11 @@ class CallTimer {
   bool cupti_available() const { return recorder_ != nullptr; }
   const std::string& cupti_unavailable_reason() const { return why_unavailable_; }
 
-  // Records the start event, runs `call` (which enqueues on `stream`), records the stop event, waits for it and then
-  // for the whole device, so that work the call left on another stream has finished before the call counts as done.
+  // Queues a short lead-in kernel, records the start event, runs `call` (which enqueues on `stream`), records the stop
+  // event, waits for it and then for the whole device, so that work the call left on another stream has finished
+  // before the call counts as done. The lead-in keeps the GPU busy while the host launches the call's first kernel, as
+  // a preceding L2 flush did: the window then times GPU work, not the host's launch latency (CUPTI's span never
+  // counts it either).
   // CUPTI attributes the call's GPU work when `trace` is set. Whatever `call` throws propagates, after the device is
   // idle.
   CallTiming time(cudaStream_t stream, bool trace, const std::function<void()>& call);
@@ -41,8 +49,8 @@ class CallTimer {
   std::vector<CallActivity> activities(const std::vector<int>& activity_indices);
 
  private:
+  std::string why_unavailable_;  // before recorder_: start() writes it
   std::unique_ptr<CuptiSpanRecorder> recorder_;
-  std::string why_unavailable_;
   cudaEvent_t start_ = nullptr;
   cudaEvent_t stop_ = nullptr;
 };

@@ -580,15 +580,17 @@ class ForgesTimes final : public Honest {
   bool patched_ = false;
 };
 
-// Skipping work on a share of the calls: batch element 0 only, the same kernels launched in every call (so the
-// kernel-set audit sees nothing). Every timed call is judged.
+// Skipping work on a share of the calls: batch element 1 left wrong (as if it were not computed), with the same
+// kernels launched in every call (so the kernel-set audit sees nothing). Every timed call is judged.
 class SkipsWork : public Honest {
  public:
   void run(const FusionArgs& args) override {
     const int call = calls_++;
-    FusionArgs partial = args;
-    if (call >= kHonestCalls && skip(call)) partial.shape.batch = 1;  // the template computes element 0 only
-    compute(partial);
+    compute(args);
+    const std::int64_t per_element = args.shape.lang_seq * ModelDims::kHidden;
+    const float factor = call >= kHonestCalls && skip(call) ? 1.5f : 1.0f;
+    scale_output<<<static_cast<unsigned>((per_element + 255) / 256), 256, 0, args.stream>>>(
+        args.output.data + (args.shape.batch - 1) * per_element, per_element, factor);
   }
 
  protected:
@@ -603,7 +605,7 @@ class SkipsWork : public Honest {
 class SkipsRandomCalls final : public SkipsWork {
  public:
   static SolutionInfo describe() {
-    return adversary("adversarial_skips_random_calls", "computes batch element 0 only on 60% of its later calls");
+    return adversary("adversarial_skips_random_calls", "leaves its last batch element wrong on 60% of its later calls");
   }
 
  protected:
@@ -613,7 +615,7 @@ class SkipsRandomCalls final : public SkipsWork {
 class SkipsOneCall final : public SkipsWork {
  public:
   static SolutionInfo describe() {
-    return adversary("adversarial_skips_one_call", "computes batch element 0 only in one timed call, drawn at random");
+    return adversary("adversarial_skips_one_call", "leaves its last batch element wrong in one timed call, drawn at random");
   }
 
  protected:
