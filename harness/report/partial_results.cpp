@@ -38,6 +38,7 @@ RunRecord read_partial_results(const std::filesystem::path& partial_path) {
   const PartialLines file = split_lines(read_text_file(partial_path, "partial results file"));
   if (file.lines.empty()) throw InputError(partial_path.string() + ": empty (no header line)");
   RunRecord run;
+  report_detail::UniqueCases unique;
   for (std::size_t i = 0; i < file.lines.size(); ++i) {
     const std::string source = partial_path.string() + ":" + std::to_string(i + 1);
     const bool cut_short = i + 1 == file.lines.size() && !file.last_line_complete;
@@ -56,6 +57,7 @@ RunRecord read_partial_results(const std::filesystem::path& partial_path) {
     }
     CaseResult result = report_detail::read_case_result(node);
     report_detail::check_case_rules(result, node);
+    unique.check(result, node, "line " + std::to_string(i + 1));
     run.cases.push_back(std::move(result));
   }
   return run;

@@ -1,6 +1,8 @@
 // RunRecord <-> JSON through the field lists of results_schema.hpp; the file reader.
 #include "harness/report/results_json.hpp"
 
+#include <fmt/format.h>
+
 #include <string>
 
 #include "harness/core/errors.hpp"
@@ -69,6 +71,11 @@ void validate_results_json(const nlohmann::json& document) {
 }
 
 RunRecord read_results_file(const std::filesystem::path& path) {
+  if (is_partial_results_path(path)) {
+    throw InputError(fmt::format("{}: a partial file (what a run that did not finish leaves, one JSON value per line), "
+                                 "not a results file: make one of it first with vlbench merge {} -o RESULTS.json",
+                                 path.string(), path.string()));
+  }
   const JsonDocument document = parse_json(read_text_file(path, "results file"), path.string());
   const JsonValue root(document, path.string());
   RunRecord run = report_detail::read_run_record(root);

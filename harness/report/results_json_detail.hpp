@@ -1,6 +1,10 @@
 #pragma once
 // Reading a results document shared by the file reader, the validator and the partial-file reader. Internal.
+#include <cstdint>
+#include <map>
+#include <string>
 #include <string_view>
+#include <tuple>
 
 #include "harness/core/json_value.hpp"
 #include "harness/report/results.hpp"
@@ -19,5 +23,19 @@ CaseResult read_case_result(const JsonValue& node);
 // what the record was read from, used to name paths in messages.
 void check_case_rules(const CaseResult& result, const JsonValue& node);
 void check_run_rules(const RunRecord& run, const JsonValue& root);
+
+// No call can take longer than the longest --case-timeout (86400 s): a latency beyond it is impossible.
+inline constexpr double kMaxLatencyMs = 86400.0 * 1000.0;
+
+// Each (solution, case) once per document: a suite case by solution and uuid, a custom case by solution and shape.
+// `where` names the place in messages ("cases[3]", "line 5").
+class UniqueCases {
+ public:
+  void check(const CaseResult& result, const JsonValue& node, const std::string& where);
+
+ private:
+  using Key = std::tuple<std::string, std::string, std::int64_t, std::int64_t, std::int64_t>;
+  std::map<Key, std::string> first_seen_;
+};
 
 }  // namespace vlb::report_detail
