@@ -49,7 +49,8 @@ Suite load_suite(const std::string& spec, const std::filesystem::path& workloads
   if (std::filesystem::is_directory(path, status)) {
     throw InputError(fmt::format("{}: is a folder; give 'all' or the path of a workload .jsonl file", spec));
   }
-  if (!std::filesystem::is_regular_file(path, status)) {
+  // Something that is there but no readable file (a looping or broken link, a device) is read, to say why.
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, status))) {
     throw InputError(
         fmt::format("{}: suite file not found; give 'all' (the built-in suite) or the path of a "
                     "workload .jsonl file",
