@@ -187,9 +187,8 @@ def main():
     parser.add_argument("--statistic", default="median", choices=["median", "mean", "min", "p10", "p90"],
                         help="which latency statistic to plot (default: median, the leaderboard's)")
     args = parser.parse_args()
+    workloads, series = load_results(args.results, args.statistic)  # bad input is reported with or without matplotlib
     import_matplotlib()
-
-    workloads, series = load_results(args.results, args.statistic)
     args.out.mkdir(parents=True, exist_ok=True)
     written = [args.out / "latency.png", args.out / "sol_percent.png"]
     plot_latency(workloads, series, args.statistic, written[0])
