@@ -30,7 +30,8 @@ def import_matplotlib():
         import matplotlib
     except ImportError:
         if SETUP_SITE.is_dir():
-            sys.path.insert(0, str(SETUP_SITE))  # what scripts/setup.sh installed, so the README command runs as written
+            # What scripts/setup.sh installed: so the README's command runs as written, with no PYTHONPATH.
+            sys.path.insert(0, str(SETUP_SITE))
         try:
             import matplotlib
         except ImportError:

@@ -21,8 +21,8 @@ int run_export_command(const ExportRequest& request, std::FILE* out) {
 
 int run_package_command(const PackageRequest& request, std::FILE* out) {
   const PackagedSolution packaged = package_solution(request);
-  fmt::print(out, "wrote {}: solution '{}', {} source file(s), entry point {}\n", printable_text(packaged.path.string()),
-             request.solution, packaged.source_files, packaged.entry_point);
+  fmt::print(out, "wrote {}: solution '{}', {} source file(s), entry point {}\n",
+             printable_text(packaged.path.string()), request.solution, packaged.source_files, packaged.entry_point);
   print_kept_file(out, packaged.path, packaged.kept);
   return 0;
 }

@@ -10,7 +10,8 @@
 namespace vlb::cli {
 
 // "kept the earlier PATH as PATH.~1~", when there was one.
-void print_kept_file(std::FILE* out, const std::filesystem::path& path, const std::optional<std::filesystem::path>& kept);
+void print_kept_file(std::FILE* out, const std::filesystem::path& path,
+                     const std::optional<std::filesystem::path>& kept);
 
 // The files of an earlier run at a results path (PATH, PATH.partial.jsonl) and where a run will keep each.
 struct EarlierFile {

@@ -47,7 +47,8 @@ void print_listing(std::FILE* out, const RunPlan& plan) {
   fmt::print(out, "{:>3}  {:<36}  {:>3}  {:>5}  {:>6}  {:>7}  {:>9}\n", "#", "uuid", "B", "Lq", "Lv", "atol",
              "GFLOP");
   for (const Case& c : cases) {
-    fmt::print(out, "{:>3}  {:<36}  {:>3}  {:>5}  {:>6}  {:>7.4g}  {:>9.1f}\n", c.index, printable_text(c.uuid), c.shape.batch,
+    fmt::print(out, "{:>3}  {:<36}  {:>3}  {:>5}  {:>6}  {:>7.4g}  {:>9.1f}\n", c.index, printable_text(c.uuid),
+               c.shape.batch,
                c.shape.lang_seq, c.shape.vision_seq, c.tolerance.atol, count_work(c.shape).flops / 1e9);
   }
   const auto solutions = listed_solutions(plan);

@@ -22,7 +22,9 @@ int run_merge_command(const MergeRequest& request, std::FILE* out) {
   MergedRun merged = merge_runs(runs, request.force);
   merged.record.argv = request.argv;
   const auto kept = write_results_file(request.output, merged.record);
-  for (const std::string& note : merged.overridden) fmt::print(out, "merged despite --force: {}\n", printable_text(note));
+  for (const std::string& note : merged.overridden) {
+    fmt::print(out, "merged despite --force: {}\n", printable_text(note));
+  }
   const SummaryRecord& summary = *merged.record.summary;
   fmt::print(out, "wrote {}: {} case(s) from {} file(s): {} passed, {} failed, {} skipped\n",
              printable_text(request.output.string()), summary.cases, runs.size(), summary.passed, summary.failed,

@@ -99,7 +99,9 @@ int vlbench_main(const std::vector<std::string>& arguments, std::FILE* out, std:
   try {
     CommandLine command_line;
     const Request request = command_line.parse(arguments);
-    for (const std::string& warning : request.warnings) fmt::print(err, "vlbench: warning: {}\n", printable_text(warning));
+    for (const std::string& warning : request.warnings) {
+      fmt::print(err, "vlbench: warning: {}\n", printable_text(warning));
+    }
     return run(request, out);
   } catch (const Error& error) {
     fmt::print(err, "vlbench: error: {}\n", printable_text(error.message()));

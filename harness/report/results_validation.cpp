@@ -111,7 +111,8 @@ void check_timing(const CaseResult& result, const JsonValue& node) {
   const JsonValue stats_node = field(timing_node, &TimingResult::stats);
   if (!(std::isfinite(timing.stats.median) && (passed ? timing.stats.median > 0 : timing.stats.median >= 0))) {
     field(stats_node, &Statistics::median)
-        .fail(fmt::format("is {}{}", std::isnan(timing.stats.median) ? "null" : fmt::format("{:g}", timing.stats.median),
+        .fail(fmt::format("is {}{}",
+                          std::isnan(timing.stats.median) ? "null" : fmt::format("{:g}", timing.stats.median),
                           passed ? ": a PASSED case's median latency is positive"
                                  : ": a median latency is finite and non-negative"));
   }

@@ -49,12 +49,14 @@ std::vector<BadInputRow> script_and_issue_rows() {
       {"upstream_check.sh bogus", 2, {"Evaluates `vlbench package` output"}, {"{C}/scripts/upstream_check.sh", "bogus"},
        "bash"},
       {"run_gpu_checks.sh (no args)", 2, {"Everything that needs a GPU"}, {"{C}/scripts/run_gpu_checks.sh"}, "bash"},
-      {"submit.sh (no args)", 2, {"Runs a vlbench command on a Slurm cluster"}, {"{C}/scripts/slurm/submit.sh"}, "bash"},
+      {"submit.sh (no args)", 2, {"Runs a vlbench command on a Slurm cluster"},
+       {"{C}/scripts/slurm/submit.sh"}, "bash"},
       {"submit.sh bad SHARDS", 2, {"submit.sh: SHARDS must be a positive integer, got 'abc'"},
        {"{C}/scripts/slurm/submit.sh", "{S}/out/slurm", "abc"}, "bash"},
       {"submit.sh 0 shards", 2, {"submit.sh: SHARDS must be a positive integer, got '0'"},
        {"{C}/scripts/slurm/submit.sh", "{S}/out/slurm", "0"}, "bash"},
-      {"plot.py missing file", 2, {"plot.py: {S}/none.json: not a vlbench results file"}, plot("{S}/none.json"), "python3"},
+      {"plot.py missing file", 2, {"plot.py: {S}/none.json: not a vlbench results file"},
+       plot("{S}/none.json"), "python3"},
       {"plot.py garbage file", 2, {"plot.py: {S}/rf/garbage.json: not a vlbench results file"},
        plot("{S}/rf/garbage.json"), "python3"},
       {"plot.py huge latency", 2,
@@ -109,7 +111,8 @@ TEST_CASE("the tables hold every case of the audit's log once, and nothing else 
   const std::map<std::string, int> audit = audit_cases();
   REQUIRE(audit.size() == 262);  // the log's rows
   std::set<std::string> in_tables;
-  for (const auto& table : {suite_and_option_rows(), output_path_rows(), results_file_rows(), script_and_issue_rows()}) {
+  for (const auto& table :
+       {suite_and_option_rows(), output_path_rows(), results_file_rows(), script_and_issue_rows()}) {
     for (const BadInputRow& row : table) {
       INFO("case: " << row.name);
       CHECK(in_tables.insert(row.name).second);  // once

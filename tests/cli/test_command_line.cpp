@@ -174,7 +174,8 @@ TEST_CASE("lists: empty items and repeated solutions are errors, one trailing co
   CHECK_THAT(usage_error_of(command_line, {"-s", "template,template"}),
              Catch::StartsWith("--solution names 'template' twice"));
   CHECK_THAT(usage_error_of(command_line, {"-s", "template", "-s", "template"}), Catch::Contains("twice"));
-  CHECK(command_line.parse({"-s", "template,reference", "--shape", "1x64x196,2x8x196"}).plan.case_selectors.size() == 2);
+  const auto lists = command_line.parse({"-s", "template,reference", "--shape", "1x64x196,2x8x196"});
+  CHECK(lists.plan.case_selectors.size() == 2);
 }
 
 TEST_CASE("the seed is exactly an unsigned 64-bit integer", "[cli]") {

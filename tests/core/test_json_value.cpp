@@ -135,7 +135,8 @@ TEST_CASE("read_text_file says why a path is no readable file, and refuses files
   CHECK(message(folder.file("loop-a.json")) == "cannot read results file " + folder.file("loop-a.json").string() +
                                                    ": it is a symbolic link that leads in a loop");
   std::filesystem::create_symlink("absent.json", folder.file("dangling.json"));
-  CHECK_THAT(message(folder.file("dangling.json")), Catch::EndsWith(": it is a symbolic link to a file that does not exist"));
+  CHECK_THAT(message(folder.file("dangling.json")),
+             Catch::EndsWith(": it is a symbolic link to a file that does not exist"));
   CHECK_THAT(message("/dev/null"), Catch::EndsWith(": it is not a regular file (a device, a pipe or a socket)"));
 
   // A sparse file of 1 GiB is refused from its size, without reading it (issue 24: read whole, 2.2 GB of memory).
@@ -143,7 +144,8 @@ TEST_CASE("read_text_file says why a path is no readable file, and refuses files
   { std::ofstream(big) << ""; }
   std::filesystem::resize_file(big, std::uintmax_t{1} << 30);
   CHECK(message(big) == "cannot read results file " + big.string() +
-                            ": it holds 1.0 GiB, more than the 256.0 MiB a results file may hold (is it the right file?)");
+                            ": it holds 1.0 GiB, more than the 256.0 MiB a results file may hold (is it the right "
+                            "file?)");
   const auto small = folder.write("small.json", std::string(2000, 'x'));
   CHECK_THAT(message(small, 1024), Catch::EndsWith("it holds 2.0 KiB, more than the 1.0 KiB a results file may hold "
                                                    "(is it the right file?)"));
