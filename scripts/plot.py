@@ -4,8 +4,10 @@ baseline T_b, then SOL% and, where the results carry it, the leaderboard score. 
 
     python3 scripts/plot.py results/h200-fused.json results/h200-template.json --out plots/
 
-Needs matplotlib (pip install matplotlib). A case that did not pass or was not timed has no bar; its status is
-written where the bar would be.
+Needs matplotlib: scripts/setup.sh installs it into third_party/python, where this script finds it when python3 itself
+has none (elsewhere: pip install matplotlib). A case that did not pass or was not timed has no bar; its status is
+written where the bar would be. Exit codes as vlbench's: 2 for a file that is not a valid results file (a partial file,
+an impossible latency), 3 when matplotlib is missing.
 """
 import argparse
 import json
@@ -16,14 +18,28 @@ from pathlib import Path
 plt = None  # matplotlib.pyplot, imported once the arguments are read (so that --help needs no matplotlib)
 
 
+# Where scripts/setup.sh installs the Python packages python3 lacks.
+SETUP_SITE = Path(__file__).resolve().parents[1] / "third_party" / "python"
+# No call takes longer than the longest --case-timeout (86400 s): vlbench's readers reject longer latencies too.
+MAX_LATENCY_MS = 86400.0 * 1000.0
+
+
 def import_matplotlib():
     global plt
     try:
         import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as pyplot
     except ImportError:
-        sys.exit("plot.py: needs the Python package matplotlib: pip install matplotlib")
+        if SETUP_SITE.is_dir():
+            # What scripts/setup.sh installed: so the README's command runs as written, with no PYTHONPATH.
+            sys.path.insert(0, str(SETUP_SITE))
+        try:
+            import matplotlib
+        except ImportError:
+            print("plot.py: needs the Python package matplotlib: run scripts/setup.sh, or pip install matplotlib",
+                  file=sys.stderr)
+            sys.exit(3)
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as pyplot
     plt = pyplot
 
 STATUS_MARK = {"INCORRECT_NUMERICAL": "WRONG", "INCORRECT_SHAPE": "SHAPE", "RUNTIME_ERROR": "ERROR",
@@ -31,7 +47,34 @@ STATUS_MARK = {"INCORRECT_NUMERICAL": "WRONG", "INCORRECT_SHAPE": "SHAPE", "RUNT
 
 
 def fail(message):
-    sys.exit(f"plot.py: {message}")
+    """Bad input: exit 2, as vlbench does; the message quotes file contents safely (no control characters)."""
+    print(f"plot.py: {message}".encode("ascii", "backslashreplace").decode("ascii"), file=sys.stderr)
+    sys.exit(2)
+
+
+def read_document(path):
+    if str(path).endswith(".partial.jsonl"):
+        fail(f"{path}: a partial file (what a run that did not finish leaves), not a results file: make one of it "
+             f"first with vlbench merge {path} -o RESULTS.json")
+    try:
+        document = json.loads(Path(path).read_text())
+    except (OSError, ValueError, RecursionError) as error:
+        fail(f"{path}: not a vlbench results file ({error})")
+    if not isinstance(document, dict) or document.get("schema") != "vlbench-results":
+        fail(f"{path}: not a vlbench results file (no \"schema\": \"vlbench-results\")")
+    return document
+
+
+def checked_latency(path, index, case, statistic):
+    """The case's latency statistic, or None; an impossible one (not a positive number, beyond a day) fails."""
+    timing = case.get("timing") or {}
+    latency = (timing.get("stats") or {}).get(statistic)
+    if latency is None or case["status"] != "PASSED":
+        return None
+    if isinstance(latency, bool) or not isinstance(latency, (int, float)) or not 0 < latency <= MAX_LATENCY_MS:
+        fail(f"{path}: /cases/{index}/timing/stats/{statistic}: {latency!r} ms is not a possible latency (a PASSED "
+             f"case's is positive and at most {MAX_LATENCY_MS:g} ms)")
+    return latency
 
 
 def load_results(paths, statistic):
@@ -39,11 +82,10 @@ def load_results(paths, statistic):
     workloads, series = {}, OrderedDict()
     solutions_seen = {}
     for path in paths:
-        try:
-            document = json.loads(Path(path).read_text())
-            cases = document["cases"]
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            fail(f"{path}: not a vlbench results file ({error})")
+        document = read_document(path)
+        cases = document.get("cases")
+        if not isinstance(cases, list):
+            fail(f"{path}: /cases: missing, or not an array")
         for index, case in enumerate(cases):
             try:
                 shape = case["shape"]
@@ -51,6 +93,7 @@ def load_results(paths, statistic):
                 key = case["uuid"] or "custom B={} Lq={} Lv={}".format(*dims)
                 order = case["case_index"] if case["case_index"] >= 0 else 1000 + len(workloads)
                 solution = case["solution"]
+                case["status"]
             except (KeyError, TypeError) as error:
                 fail(f"{path}: /cases/{index}: missing field {error}")
             # The same solution in two files (two GPUs, two commits): tell them apart by file.
@@ -61,12 +104,11 @@ def load_results(paths, statistic):
                 entry["t_sol"] = case["sol"]["t_sol_ms"]
             if case.get("baseline_ms") is not None:
                 entry["baseline"] = case["baseline_ms"]
-            timing = case.get("timing") or {}
-            latency = (timing.get("stats") or {}).get(statistic)
+            latency = checked_latency(path, index, case, statistic)
             fraction = case.get("sol_fraction")
             series.setdefault(label, {})[key] = {
                 "status": case["status"],
-                "latency": latency if case["status"] == "PASSED" else None,
+                "latency": latency,
                 "sol_percent": 100.0 * fraction if fraction is not None and case["status"] == "PASSED" else None,
                 "score": case.get("score") if case["status"] == "PASSED" else None,
             }
@@ -146,9 +188,8 @@ def main():
     parser.add_argument("--statistic", default="median", choices=["median", "mean", "min", "p10", "p90"],
                         help="which latency statistic to plot (default: median, the leaderboard's)")
     args = parser.parse_args()
+    workloads, series = load_results(args.results, args.statistic)  # bad input is reported with or without matplotlib
     import_matplotlib()
-
-    workloads, series = load_results(args.results, args.statistic)
     args.out.mkdir(parents=True, exist_ok=True)
     written = [args.out / "latency.png", args.out / "sol_percent.png"]
     plot_latency(workloads, series, args.statistic, written[0])

@@ -57,8 +57,10 @@ METHOD_TEXT = {
 }
 
 
-def fail(message):
-    sys.exit(f"pytorch_baseline.py: {message}")
+def fail(message, code=2):
+    """Exit codes as vlbench's: 2 bad usage or input (the default), 1 a check failed, 3 the system lacks something."""
+    print(f"pytorch_baseline.py: {message}", file=sys.stderr)
+    sys.exit(code)
 
 
 # ----------------------------------------------------------------------------------------------- suite and inputs
@@ -135,7 +137,7 @@ def check(output, reference, atol, label):
     finite = torch.isfinite(output.float()).all().item()
     if not finite or ratio < REQUIRED_MATCH_RATIO:
         fail(f"{label}: the optimized output does not match the reference semantics ({100 * ratio:.3f}% of elements "
-             f"within tolerance, finite: {finite}); refusing to time a different computation")
+             f"within tolerance, finite: {finite}); refusing to time a different computation", code=1)
     return ratio
 
 
@@ -149,7 +151,7 @@ class L2Flush:
         l2_bytes = getattr(properties, "L2_cache_size", 0)
         if not l2_bytes:
             fail("torch does not report the L2 size (torch.cuda.get_device_properties(...).L2_cache_size); "
-                 "upgrade torch")
+                 "upgrade torch", code=3)
         self.bytes = 2 * l2_bytes
         self.buffer = torch.empty(self.bytes, dtype=torch.uint8, device=device)
 
@@ -276,9 +278,9 @@ def main():
     args = parser.parse_args()
 
     if torch is None:
-        fail("needs the Python package torch (>= 2.5, with CUDA): pip install torch")
+        fail("needs the Python package torch (>= 2.5, with CUDA): pip install torch", code=3)
     if not torch.cuda.is_available():
-        fail("no CUDA GPU visible to torch")
+        fail("no CUDA GPU visible to torch", code=3)
     if args.warmup < 0 or args.iterations < 1:
         fail("--warmup must be >= 0 and --iterations >= 1")
     groups = {"both": ["eager", "cudagraph"], "all": ["eager", "sdpa-eager", "cudagraph"]}

@@ -4,9 +4,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
+#include "harness/cli/option_rules.hpp"
 #include "harness/cli/scaleout_options.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/core/printable_text.hpp"
 #include "harness/suite/suite.hpp"
 
 namespace vlb::cli {
@@ -22,7 +25,7 @@ struct CommandLine::Options {
   std::vector<std::string> cases;
   std::vector<std::string> shapes;
   double custom_atol = 0.01;
-  std::uint64_t seed = 20260;
+  std::string seed = "20260";  // read by parse_seed: CLI11 would take -1 as 2^64-1
   int rounds = 3;
   std::string positions = "mixed";
   std::optional<double> max_abs_error;
@@ -48,15 +51,18 @@ struct CommandLine::Options {
   bool compare_json = false;
   std::string export_results, export_reference, export_output = "traces.jsonl";
   std::string package_solution, package_output;
+  std::string help_topic;
   CLI::App* compare = nullptr;
   CLI::App* export_traces = nullptr;
   CLI::App* package = nullptr;
+  CLI::App* help = nullptr;
   ScaleoutOptions scaleout;
 };
 
 namespace {
 
-// Every line is run by tests/docs/test_documented_commands.py, as the commands of README and docs/ are.
+// Every line is run by tests/docs/test_documented_commands.py, as the commands of README and docs/ are. The
+// top-level help lists them all; each subcommand's help lists its own.
 constexpr const char* kHelpExamples =
     "Examples:\n"
     "  vlbench --list\n"
@@ -67,7 +73,24 @@ constexpr const char* kHelpExamples =
     "  vlbench export results/run.json -o traces.jsonl\n"
     "  vlbench package --solution template\n"
     "  vlbench -s reference --devices all --json results/run.json\n"
-    "  vlbench merge shard-0.json shard-1.json -o results/run.json";
+    "  vlbench merge shard-0.json shard-1.json -o results/run.json\n"
+    "  vlbench help compare";
+constexpr const char* kCompareExamples =
+    "Examples:\n"
+    "  vlbench compare A.json B.json --threshold 0.05\n"
+    "  vlbench compare results/h200/reference.json results/h200/fused_b200.json --json";
+constexpr const char* kExportExamples =
+    "Examples:\n"
+    "  vlbench export results/run.json -o traces.jsonl\n"
+    "  vlbench export results/template.json --reference results/reference.json -o template.traces.jsonl";
+constexpr const char* kPackageExamples =
+    "Examples:\n"
+    "  vlbench package --solution template\n"
+    "  vlbench package --solution template -o template.solution.json";
+constexpr const char* kHelpCommandExamples =
+    "Examples:\n"
+    "  vlbench help\n"
+    "  vlbench help merge";
 
 void add_run_options(CLI::App& app, auto& o) {
   app.add_flag("--list", o.list, "List the suite's cases and the registered solutions, then exit");
@@ -76,13 +99,11 @@ void add_run_options(CLI::App& app, auto& o) {
       ->capture_default_str();
   app.add_option("--workloads-dir", o.workloads_dir,
                  "Folder with definition.json, workloads.jsonl, gpus.json and baselines/ (default: the built-in one)");
-  app.add_option("--solution,-s", o.solutions, "Solution(s) to run, by name (repeat or comma-separate)")
-      ->delimiter(',');
+  // Comma-separated lists are split by split_list, not by CLI11, which lets `-c ,` swallow the next argument.
+  app.add_option("--solution,-s", o.solutions, "Solution(s) to run, by name (repeat or comma-separate)");
   app.add_option("--case,-c", o.cases,
-                 "Case(s) of the suite: indices (0-15) or uuid prefixes (repeat or comma-separate)")
-      ->delimiter(',');
-  app.add_option("--shape", o.shapes, "Custom size(s) BxLqxLv outside the suite, e.g. 2x373x588 (repeatable)")
-      ->delimiter(',');
+                 "Case(s) of the suite: indices (0-15) or uuid prefixes (repeat or comma-separate)");
+  app.add_option("--shape", o.shapes, "Custom size(s) BxLqxLv outside the suite, e.g. 2x373x588 (repeatable)");
   app.add_option("--atol", o.custom_atol, "Absolute tolerance for --shape cases")->capture_default_str();
   app.add_option("--seed", o.seed, "Seed of the first correctness round (round r uses seed+r)")->capture_default_str();
   app.add_option("--rounds", o.rounds, "Correctness rounds with fresh seeds")->check(CLI::Range(1, 100))
@@ -107,7 +128,7 @@ void add_run_options(CLI::App& app, auto& o) {
   app.add_option("--timer", o.timer, "'events' (CUDA events) or 'cupti' (kernel span on all streams, as the leaderboard)")
       ->check(CLI::IsMember({"events", "cupti"}))->capture_default_str();
   app.add_flag("--no-l2-flush", o.no_l2_flush, "Do not flush L2 before each timed call (not leaderboard-comparable)");
-  app.add_option("--device", o.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber)->capture_default_str();
+  app.add_option("--device", o.device, "CUDA device ordinal")->check(CLI::Range(0, 1023))->capture_default_str();
   app.add_option("--gpu-spec", o.gpu_spec, "GPU spec key for speed of light (default: chosen by device name)");
   app.add_option("--baseline", o.baseline, "Baseline latency file for the score (default: workloads/baselines/)");
   app.add_option("--json", o.json, "Write the results JSON here (kept up to date case by case); with --list, print "
@@ -156,19 +177,30 @@ void check_case_options(const std::vector<std::string>& cases, const std::vector
   }
 }
 
+// --max-abs-error is a bound on an error: a finite number >= 0.
+std::optional<double> max_abs_error(const std::optional<double>& value) {
+  if (value && !(std::isfinite(*value) && *value >= 0.0)) {
+    throw UsageError(fmt::format("--max-abs-error {}: the largest absolute error allowed is a finite number >= 0",
+                                 *value));
+  }
+  return value;
+}
+
 RunPlan make_plan(const auto& o, const std::vector<std::string>& arguments) {
   RunPlan plan;
   plan.suite = o.suite;
   plan.workloads_dir = o.workloads_dir.empty() ? default_workloads_dir() : std::filesystem::path(o.workloads_dir);
-  plan.solutions = o.solutions;
-  check_case_options(o.cases, o.shapes);
-  plan.case_selectors = o.cases;  // indices and uuid prefixes, then the custom sizes (select_cases reads both)
-  plan.case_selectors.insert(plan.case_selectors.end(), o.shapes.begin(), o.shapes.end());
+  plan.solutions = split_list("--solution", o.solutions, true);
+  const std::vector<std::string> cases = split_list("-c/--case", o.cases, false);
+  const std::vector<std::string> shapes = split_list("--shape", o.shapes, false);
+  check_case_options(cases, shapes);
+  plan.case_selectors = cases;  // indices and uuid prefixes, then the custom sizes (select_cases reads both)
+  plan.case_selectors.insert(plan.case_selectors.end(), shapes.begin(), shapes.end());
   plan.custom_case_atol = o.custom_atol;
-  plan.seed = o.seed;
+  plan.seed = parse_seed(o.seed);
   plan.correctness.rounds = o.rounds;
   if (o.positions != "mixed") plan.correctness.forced_positions = parse_position_pattern(o.positions);
-  plan.correctness.max_abs_error_cap = o.max_abs_error;
+  plan.correctness.max_abs_error_cap = max_abs_error(o.max_abs_error);
   plan.time_cases = !o.check_only;
   plan.timing = timing_settings(o);
   plan.device = o.device;
@@ -181,6 +213,20 @@ RunPlan make_plan(const auto& o, const std::vector<std::string>& arguments) {
   plan.argv = arguments;
   plan.argv.insert(plan.argv.begin(), "vlbench");
   return plan;
+}
+
+// `vlbench help [COMMAND]`: the help of vlbench or of one command, as --help prints it.
+std::string help_text(const CLI::App& app, const std::string& topic) {
+  // Straight to the formatter: App::help would show the help of the subcommand that was parsed, `help` itself.
+  if (topic.empty()) return app.get_formatter()->make_help(&app, app.get_name(), CLI::AppFormatMode::Normal);
+  for (const CLI::App* subcommand : app.get_subcommands({})) {
+    if (subcommand->get_name() == topic) {
+      return subcommand->get_formatter()->make_help(subcommand, app.get_name() + " " + topic,
+                                                    CLI::AppFormatMode::Normal);
+    }
+  }
+  throw UsageError(fmt::format("vlbench help {}: no such command (the commands: compare, export, package, merge, help)",
+                               printable_text(topic)));
 }
 
 }  // namespace
@@ -196,6 +242,7 @@ CommandLine::CommandLine() : options_(std::make_unique<Options>()), app_(std::ma
   app.footer(kHelpExamples);
   add_run_options(app, *options_);
   options_->compare = app.add_subcommand("compare", "Compare two results files case by case (B relative to A)");
+  options_->compare->footer(kCompareExamples);
   options_->compare->add_option("A", options_->compare_a, "Results JSON taken as the baseline")->required();
   options_->compare->add_option("B", options_->compare_b, "Results JSON compared against A")->required();
   options_->compare->add_option("--threshold", options_->compare_threshold,
@@ -204,6 +251,7 @@ CommandLine::CommandLine() : options_(std::make_unique<Options>()), app_(std::ma
   options_->compare->add_flag("--json", options_->compare_json, "Print the comparison as JSON instead of a table");
   options_->export_traces =
       app.add_subcommand("export", "Write SOL-ExecBench traces (JSONL) from a results file (docs/leaderboard.md)");
+  options_->export_traces->footer(kExportExamples);
   options_->export_traces->add_option("RESULTS", options_->export_results, "Results JSON of a run")->required();
   options_->export_traces->add_option("--reference", options_->export_reference,
                                       "Results JSON of the reference solution (for reference_latency_ms)");
@@ -212,7 +260,11 @@ CommandLine::CommandLine() : options_(std::make_unique<Options>()), app_(std::ma
   options_->package = app.add_subcommand("package", "Write a SOL-ExecBench solution.json for a registered solution");
   options_->package->add_option("--solution,-s", options_->package_solution, "Registered solution name")->required();
   options_->package->add_option("--output,-o", options_->package_output, "File to write (default NAME.solution.json)");
+  options_->package->footer(kPackageExamples);
   add_scaleout_options(app, options_->scaleout);
+  options_->help = app.add_subcommand("help", "Print this help, or a command's (vlbench help compare)");
+  options_->help->add_option("COMMAND", options_->help_topic, "compare, export, package, merge or help");
+  options_->help->footer(kHelpCommandExamples);
   app.require_subcommand(0, 1);
 }
 
@@ -221,7 +273,8 @@ CommandLine::~CommandLine() = default;
 Request CommandLine::parse(const std::vector<std::string>& arguments) {
   *options_ = Options{.compare = options_->compare,
                       .export_traces = options_->export_traces,
-                      .package = options_->package};
+                      .package = options_->package,
+                      .help = options_->help};
   std::vector<std::string> reversed(arguments.rbegin(), arguments.rend());  // CLI11 takes them in reverse order
   Request request;
   try {
@@ -234,33 +287,48 @@ Request CommandLine::parse(const std::vector<std::string>& arguments) {
     throw UsageError(fmt::format("{} (run vlbench --help for the options)", error.what()));
   }
   const Options& o = *options_;
+  for (CLI::App* subcommand : {o.compare, o.export_traces, o.package, o.help, app_->get_subcommand("merge")}) {
+    if (subcommand->parsed()) check_no_run_options(*app_, subcommand->get_name());
+  }
+  if (o.help->parsed()) {
+    request.command = Command::kHelp;
+    request.help_text = help_text(*app_, o.help_topic);
+    return request;
+  }
   if (auto scaleout = scaleout_request(*app_, o.scaleout, arguments)) return std::move(*scaleout);
   const bool json_given = app_->count("--json") > 0;
   if (o.version) {
     request.command = Command::kVersion;
+    request.warnings = ignored_option_warnings(*app_, "--version");
+    return request;
   } else if (options_->compare->parsed()) {
     request.command = Command::kCompare;
     request.compare = {o.compare_a, o.compare_b, o.compare_threshold, o.compare_json};
+    return request;
   } else if (options_->export_traces->parsed()) {
     request.command = Command::kExport;
     request.export_traces.results_path = o.export_results;
     if (!o.export_reference.empty()) request.export_traces.reference_path = o.export_reference;
     request.export_traces.output_path = o.export_output;
+    return request;
   } else if (options_->package->parsed()) {
     request.command = Command::kPackage;
     request.package.solution = o.package_solution;
     request.package.source_root = default_workloads_dir().parent_path();
     request.package.output_path = o.package_output;
+    return request;
   } else if (o.list) {
     request.command = Command::kList;
     request.list_as_json = json_given;
     if (!o.json.empty()) throw UsageError("--list --json prints the listing on standard output: give --json no path");
+    request.warnings = ignored_option_warnings(*app_, "--list");
   } else if (o.solutions.empty()) {
     throw UsageError("no solution given: pass --solution NAME (vlbench --list shows the registered ones)");
   } else if (json_given && o.json.empty()) {
     throw UsageError("--json needs a file for the results of a run (--json results/run.json)");
-  } else if (o.dry_run) {
-    request.command = Command::kDryRun;
+  } else {
+    check_run_options(*app_);
+    if (o.dry_run) request.command = Command::kDryRun;
   }
   request.plan = make_plan(o, arguments);
   apply_scaleout_options(*app_, o.scaleout, request.plan);

@@ -31,6 +31,7 @@ struct Request {
   PackageRequest package;
   MergeRequest merge;
   std::string help_text;  // for kHelp
+  std::vector<std::string> warnings;  // options the command ignores (printed, then the command runs)
   bool list_as_json = false;  // for kList: `--list --json`
   std::filesystem::path worker_folder;  // for kDeviceWorker (internal: a device worker's folder)
 };

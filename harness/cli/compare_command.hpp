@@ -15,7 +15,8 @@ struct CompareRequest {
   bool as_json = false;
 };
 
-// 0 when no case is slower beyond the threshold, 1 when one is; errors (unreadable, invalid files) are thrown.
+// 0 when no case is slower beyond the threshold, 1 when one is; errors (unreadable, invalid files, two files that
+// share no timed case) are thrown.
 int run_compare_command(const CompareRequest& request, std::FILE* out);
 
 }  // namespace vlb::cli

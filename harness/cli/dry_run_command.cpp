@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "harness/cli/kept_files.hpp"
+#include "harness/core/printable_text.hpp"
 #include "harness/scaleout/case_shards.hpp"
 #include "harness/plan/plan_check.hpp"
 #include "harness/sol/speed_of_light.hpp"
@@ -37,13 +39,15 @@ std::string timing_text(const RunPlan& plan) {
 int run_dry_run_command(const RunPlan& plan, std::FILE* out) {
   const CheckedPlan checked = check_plan(plan);
   fmt::print(out, "Dry run: every input was checked; nothing ran and no GPU was used.\n");
-  fmt::print(out, "Suite '{}' ({}): {} case(s) x {} solution(s)\n", checked.suite.name,
-             checked.suite.workloads_path.string(), checked.cases.size(), plan.solutions.size());
+  // Names from files and the command line are printed safe for a terminal.
+  fmt::print(out, "Suite '{}' ({}): {} case(s) x {} solution(s)\n", printable_text(checked.suite.name),
+             printable_text(checked.suite.workloads_path.string()), checked.cases.size(), plan.solutions.size());
   for (const std::string& solution : plan.solutions) {
     for (const Case& test_case : checked.cases) {
       // A custom case's label is its shape already.
       const std::string shape = test_case.workload != nullptr ? " " + describe(test_case.shape) : "";
-      fmt::print(out, "  would run {:<14} {}{}  atol {}\n", solution, test_case.label(), shape, test_case.tolerance.atol);
+      fmt::print(out, "  would run {:<14} {}{}  atol {}\n", solution, printable_text(test_case.label()), shape,
+                 test_case.tolerance.atol);
     }
   }
   fmt::print(out, "Correctness: {}\n", correctness_text(plan));
@@ -55,8 +59,14 @@ int run_dry_run_command(const RunPlan& plan, std::FILE* out) {
                                : std::string(plan.baseline_path ? "" : "chosen for the GPU spec when it runs"),
              checked.baseline_files.size());
   if (checked.file_inputs > 0) fmt::print(out, "Inputs from files: {} checked\n", checked.file_inputs);
-  fmt::print(out, "Results: {}\n", plan.json_path ? plan.json_path->string() : "none (--json PATH writes them)");
-  if (plan.dump_dir) fmt::print(out, "Dumps: {}\n", plan.dump_dir->string());
+  fmt::print(out, "Results: {}\n",
+             plan.json_path ? printable_text(plan.json_path->string()) : "none (--json PATH writes them)");
+  if (plan.json_path) {
+    for (const std::string& line : describe_earlier_files(earlier_results_files(*plan.json_path))) {
+      fmt::print(out, "  {}\n", line);
+    }
+  }
+  if (plan.dump_dir) fmt::print(out, "Dumps: {}\n", printable_text(plan.dump_dir->string()));
   fmt::print(out, "Isolation: {}\n", plan.isolation ? "a worker process per (solution, case)" : "off (--no-isolation)");
   for (const ShardSpec& shard : plan.shards) {
     fmt::print(out, "Shard: {} of the selected cases (the cases above are that share)\n", shard_text(shard));

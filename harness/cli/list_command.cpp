@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "harness/core/json_value.hpp"
+#include "harness/core/printable_text.hpp"
 #include "harness/scaleout/case_shards.hpp"
 #include "harness/plan/solution_catalog.hpp"
 #include "harness/sol/speed_of_light.hpp"
@@ -20,21 +21,37 @@ std::string shards_note(const std::vector<ShardSpec>& shards) {
   return parts.empty() ? std::string() : fmt::format(" (shard {})", fmt::join(parts, ", then "));
 }
 
+// The registered solutions, or those that -s names (each must exist).
+std::vector<SolutionInfo> listed_solutions(const RunPlan& plan) {
+  const std::vector<SolutionInfo> all = SolutionCatalog::instance().list();
+  if (plan.solutions.empty()) return all;
+  std::vector<SolutionInfo> listed;
+  for (const std::string& name : plan.solutions) {
+    SolutionCatalog::instance().require(name);
+    for (const SolutionInfo& info : all) {
+      if (info.name == name) listed.push_back(info);
+    }
+  }
+  return listed;
+}
+
 }  // namespace
 
 void print_listing(std::FILE* out, const RunPlan& plan) {
   const SelectedCases selected = select_plan_cases(plan);
   const Suite& suite = selected.suite;
   const std::vector<Case>& cases = selected.cases;
-  fmt::print(out, "Suite '{}' ({}), definition {}: {} cases{}\n", suite.name, suite.workloads_path.string(),
-             suite.definition.name, cases.size(), shards_note(plan.shards));
+  fmt::print(out, "Suite '{}' ({}), definition {}: {} cases{}\n", printable_text(suite.name),
+             printable_text(suite.workloads_path.string()), suite.definition.name, cases.size(),
+             shards_note(plan.shards));
   fmt::print(out, "{:>3}  {:<36}  {:>3}  {:>5}  {:>6}  {:>7}  {:>9}\n", "#", "uuid", "B", "Lq", "Lv", "atol",
              "GFLOP");
   for (const Case& c : cases) {
-    fmt::print(out, "{:>3}  {:<36}  {:>3}  {:>5}  {:>6}  {:>7.4g}  {:>9.1f}\n", c.index, c.uuid, c.shape.batch,
+    fmt::print(out, "{:>3}  {:<36}  {:>3}  {:>5}  {:>6}  {:>7.4g}  {:>9.1f}\n", c.index, printable_text(c.uuid),
+               c.shape.batch,
                c.shape.lang_seq, c.shape.vision_seq, c.tolerance.atol, count_work(c.shape).flops / 1e9);
   }
-  const auto solutions = SolutionCatalog::instance().list();
+  const auto solutions = listed_solutions(plan);
   fmt::print(out, "\nSolutions ({}):\n", solutions.size());
   for (const SolutionInfo& info : solutions) {
     std::vector<std::string> targets;
@@ -62,17 +79,20 @@ void print_listing_json(std::FILE* out, const RunPlan& plan) {
                      {"flops", count_work(c.shape).flops}});
   }
   json solutions = json::array();
-  for (const SolutionInfo& info : SolutionCatalog::instance().list()) {
+  for (const SolutionInfo& info : listed_solutions(plan)) {
     solutions.push_back({{"name", info.name},
                          {"author", info.author},
                          {"description", info.description},
                          {"languages", info.languages},
                          {"target_compute_capabilities", info.target_compute_capabilities}});
   }
+  json shards = json::array();  // the share of the cases listed (--shard), as the table's header says
+  for (const ShardSpec& shard : plan.shards) shards.push_back({{"index", shard.index}, {"count", shard.count}});
   const json listing = {{"suite",
                          {{"name", suite.name},
                           {"workloads_path", suite.workloads_path.string()},
                           {"definition", suite.definition.name}}},
+                        {"shards", shards},
                         {"cases", cases},
                         {"solutions", solutions}};
   fmt::print(out, "{}\n", dump_json(listing, 2));

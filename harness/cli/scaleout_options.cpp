@@ -23,6 +23,10 @@ void add_scaleout_options(CLI::App& app, ScaleoutOptions& options) {
   app.add_option("--device-worker", options.device_worker_folder)->group("");
 
   CLI::App* merge = app.add_subcommand(kMergeCommand, "Merge results files of separate runs (hosts, shards) into one");
+  // Its own examples only (a subcommand inherits the top level's footer); tests/docs runs each line.
+  merge->footer("Examples:\n"
+                "  vlbench merge shard-0.json shard-1.json -o results/run.json\n"
+                "  vlbench merge shard-0.json shard-1.json -o all.json --force");
   merge->add_option("FILES", options.merge_inputs, "Results files (or PATH.partial.jsonl of a run that did not finish)")
       ->required();
   merge->add_option("--output,-o", options.merge_output, "The merged results file to write")->required();

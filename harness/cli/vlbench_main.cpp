@@ -9,8 +9,10 @@
 #include "harness/cli/compare_command.hpp"
 #include "harness/cli/dry_run_command.hpp"
 #include "harness/cli/export_commands.hpp"
+#include "harness/cli/kept_files.hpp"
 #include "harness/cli/list_command.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/core/printable_text.hpp"
 #include "harness/report/table.hpp"
 #include "harness/scaleout/device_fanout.hpp"
 #include "harness/scaleout/device_worker.hpp"
@@ -19,6 +21,33 @@
 
 namespace vlb::cli {
 namespace {
+
+// A run keeps an earlier run's files at its results path (ResultsWriter): it says which, where they went, whether
+// it finished or not.
+int run_plan(const RunPlan& plan, std::FILE* out) {
+  const std::vector<EarlierFile> earlier = plan.json_path ? earlier_results_files(*plan.json_path)
+                                                          : std::vector<EarlierFile>{};
+  const auto report_kept = [&] {
+    for (const EarlierFile& file : earlier) {
+      std::error_code error;
+      if (std::filesystem::exists(std::filesystem::symlink_status(file.kept_as, error))) {
+        print_kept_file(out, file.path, file.kept_as);
+      }
+    }
+  };
+  RunOutput result;
+  try {
+    result = plan.devices ? execute_on_devices(plan, out) : execute_plan(plan, out);
+  } catch (...) {
+    report_kept();
+    throw;
+  }
+  print_case_table(out, result.record);
+  print_summary(out, result.record);
+  if (plan.json_path) fmt::print(out, "Results written to {}\n", printable_text(plan.json_path->string()));
+  report_kept();
+  return static_cast<int>(result.any_failure ? ExitCode::kCaseFailed : ExitCode::kSuccess);
+}
 
 int run(const Request& request, std::FILE* out) {
   if (request.command != Command::kHelp && request.command != Command::kVersion) {
@@ -53,14 +82,8 @@ int run(const Request& request, std::FILE* out) {
       const RunOutput result = execute_device_worker(request.worker_folder, out);
       return static_cast<int>(result.any_failure ? ExitCode::kCaseFailed : ExitCode::kSuccess);
     }
-    case Command::kRun: {
-      const RunOutput result =
-          request.plan.devices ? execute_on_devices(request.plan, out) : execute_plan(request.plan, out);
-      print_case_table(out, result.record);
-      print_summary(out, result.record);
-      if (request.plan.json_path) fmt::print(out, "Results written to {}\n", request.plan.json_path->string());
-      return static_cast<int>(result.any_failure ? ExitCode::kCaseFailed : ExitCode::kSuccess);
-    }
+    case Command::kRun:
+      return run_plan(request.plan, out);
   }
   return 0;
 }
@@ -68,14 +91,20 @@ int run(const Request& request, std::FILE* out) {
 }  // namespace
 
 int vlbench_main(const std::vector<std::string>& arguments, std::FILE* out, std::FILE* err) {
+  // Messages quote what files and command lines hold: printable_text keeps binary bytes and terminal control
+  // sequences off the terminal, in this one place every error passes.
   try {
     CommandLine command_line;
-    return run(command_line.parse(arguments), out);
+    const Request request = command_line.parse(arguments);
+    for (const std::string& warning : request.warnings) {
+      fmt::print(err, "vlbench: warning: {}\n", printable_text(warning));
+    }
+    return run(request, out);
   } catch (const Error& error) {
-    fmt::print(err, "vlbench: error: {}\n", error.message());
+    fmt::print(err, "vlbench: error: {}\n", printable_text(error.message()));
     return static_cast<int>(error.exit_code());
   } catch (const std::exception& error) {
-    fmt::print(err, "vlbench: internal error: {}\n", error.what());
+    fmt::print(err, "vlbench: internal error: {}\n", printable_text(error.what()));
     return static_cast<int>(ExitCode::kSystemError);
   }
 }

@@ -33,13 +33,6 @@ std::string element_path(const std::string& parent, std::size_t index) { return 
 
 }  // namespace
 
-JsonDocument parse_json(std::string_view text, const std::string& source) {
-  try {
-    return JsonDocument::parse(text);
-  } catch (const JsonDocument::parse_error& error) {
-    throw InputError(fmt::format("{}: not valid JSON: {}", source, error.what()));
-  }
-}
 
 std::string dump_json(const nlohmann::json& document, int indent) {
   return document.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);

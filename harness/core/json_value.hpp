@@ -20,7 +20,15 @@ namespace vlb {
 // Documents keep their keys in file order, so that a check of order (the definition's tensor table) sees the file's.
 using JsonDocument = nlohmann::ordered_json;
 
-// Parses one JSON document; a syntax error is an InputError "<source>: not valid JSON: <parser message>".
+// How deep a document may nest objects and arrays. vlbench's own files nest fewer than 10 levels; the limit is checked
+// while parsing, before a tree exists, so that no document can exhaust the stack of whatever walks the tree.
+inline constexpr int kMaxJsonDepth = 512;
+
+// Parses one JSON document. Everything wrong is an InputError naming `source`, and each has its own message: a
+// syntax error ("<source>: not valid JSON: line 3, column 7: <what>", with the input's bytes escaped), an empty text,
+// a NUL byte (binary data), a second value after the first (a JSONL file), nesting deeper than kMaxJsonDepth, a
+// repeated key in an object, and a number beyond the range of a double ("<source>: <path>: the number 1e999 is out of
+// range"), which names the path of the value as every later check does.
 JsonDocument parse_json(std::string_view text, const std::string& source);
 
 // Text of a document that never throws on strings that are not valid UTF-8 (reasons can quote a solution's

@@ -9,9 +9,9 @@
 #include <sstream>
 #include <system_error>
 
-#include "harness/core/atomic_file.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/json_value.hpp"
+#include "harness/core/output_file.hpp"
 #include "harness/core/text_file.hpp"
 #include "harness/solution/solution.hpp"
 
@@ -398,9 +398,33 @@ json make_solution_package(const SolutionInfo& info, const fs::path& source_root
           {"sources", sources}};
 }
 
-void write_solution_package(const fs::path& path, const json& package) {
-  write_file_atomically(path, dump_json(package, 2) + '\n',
-                        "cannot write the package to " + path.string() + ": ");
+namespace {
+
+std::string package_error_prefix(const fs::path& path) { return "cannot write the package to " + path.string() + ": "; }
+
+// The package must not land on a file it is made of (`-o solutions/template/template.cu`).
+void refuse_output_over_sources(const fs::path& output, const fs::path& source_root, const SolutionInfo& info) {
+  std::vector<NamedInput> sources;
+  for (const std::string& file : solution_folder_files(source_root, info)) {
+    sources.push_back({"a source file of the package", source_root / file});
+  }
+  sources.push_back({"a source file of the package", source_root / kBindingEntryFile});
+  refuse_output_over_input(output, sources, package_error_prefix(output));
+}
+
+// The registry also holds vlbench's own GPU reference, which lives in reference/, not in a solution folder.
+void refuse_builtin_reference(const std::string& name) {
+  if (name != "reference") return;
+  throw UsageError("solution 'reference' is vlbench's built-in GPU reference (reference/), not a solution folder under "
+                   "solutions/, so it cannot be packaged: SOL-ExecBench's evaluator brings the definition's own "
+                   "PyTorch reference (workloads/definition_reference.py); package a solution of solutions/, e.g. "
+                   "vlbench package --solution template");
+}
+
+}  // namespace
+
+std::optional<fs::path> write_solution_package(const fs::path& path, const json& package) {
+  return write_output_file(path, dump_json(package, 2) + '\n', package_error_prefix(path));
 }
 
 PackagedSolution package_solution(const PackageRequest& request, const std::vector<SolutionInfo>& infos) {
@@ -411,10 +435,13 @@ PackagedSolution package_solution(const PackageRequest& request, const std::vect
     throw UsageError("unknown solution '" + request.solution + "'; registered solutions: " + known +
                      " (see vlbench --list)");
   }
-  const json package = make_solution_package(*info, request.source_root);
+  refuse_builtin_reference(info->name);
   PackagedSolution written;
   written.path = request.output_path.empty() ? fs::path(request.solution + ".solution.json") : request.output_path;
-  write_solution_package(written.path, package);
+  check_output_file(written.path, package_error_prefix(written.path));  // before the work, as every output
+  const json package = make_solution_package(*info, request.source_root);
+  refuse_output_over_sources(written.path, request.source_root, *info);
+  written.kept = write_solution_package(written.path, package);
   written.source_files = package.at("sources").size();
   written.entry_point = package.at("spec").at("entry_point").get<std::string>();
   return written;

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,8 +28,10 @@ inline constexpr std::string_view kBindingEntrySymbol = "run";
 // project or that the evaluator cannot satisfy (fmt, nlohmann, CLI11, Catch2).
 nlohmann::json make_solution_package(const SolutionInfo& info, const std::filesystem::path& source_root);
 
-// Writes the package as indented JSON, atomically (temporary file in the same folder, then rename).
-void write_solution_package(const std::filesystem::path& path, const nlohmann::json& package);
+// Writes the package as indented JSON, atomically (temporary file in the same folder, then rename); an existing file
+// at PATH is kept as PATH.~N~ (core/output_file.hpp), whose path is returned.
+std::optional<std::filesystem::path> write_solution_package(const std::filesystem::path& path,
+                                                            const nlohmann::json& package);
 
 // `vlbench package --solution NAME [-o solution.json]`.
 struct PackageRequest {
@@ -40,9 +43,11 @@ struct PackagedSolution {
   std::filesystem::path path;  // the file written
   std::size_t source_files = 0;
   std::string entry_point;     // "<file>::<symbol>": harness_export_torch_binding.cpp::run
+  std::optional<std::filesystem::path> kept;  // where the file that was at the output path is kept
 };
-// Looks the solution up in the registry (UsageError naming the known ones), packages it and writes it.
-// `known`: the solutions this vlbench can run (the catalog), where request.solution must be.
+// Looks the solution up among `known` (the catalog: UsageError naming them; the built-in `reference` is refused, it
+// has no solution folder), checks the output path, packages the solution and writes it; an output path that is one
+// of the package's sources is refused.
 PackagedSolution package_solution(const PackageRequest& request, const std::vector<SolutionInfo>& known);
 
 }  // namespace vlb

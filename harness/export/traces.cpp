@@ -5,9 +5,9 @@
 #include <map>
 #include <string>
 
-#include "harness/core/atomic_file.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/json_value.hpp"
+#include "harness/core/output_file.hpp"
 #include "harness/core/problem.hpp"
 #include "harness/report/results_json.hpp"
 
@@ -170,19 +170,58 @@ std::vector<json> make_traces(const RunRecord& run, const RunRecord* reference_r
   return traces;
 }
 
-void write_traces_jsonl(const fs::path& path, const std::vector<json>& traces) {
+std::string traces_error_prefix(const fs::path& path) { return "cannot write traces to " + path.string() + ": "; }
+
+std::optional<fs::path> write_traces_jsonl(const fs::path& path, const std::vector<json>& traces) {
   std::string text;
   for (const json& trace : traces) text += dump_json(trace) + '\n';
-  write_file_atomically(path, text, "cannot write traces to " + path.string() + ": ");
+  return write_output_file(path, text, traces_error_prefix(path));
 }
 
+namespace {
+
+// --reference must be what it says: results of the `reference` solution, on the GPU model the results ran on
+// (a speedup over a reference timed on another GPU means nothing).
+void check_reference_run(const RunRecord& run, const RunRecord& reference, const ExportRequest& request) {
+  const std::string file = request.reference_path->string();
+  if (reference_latencies(&reference).empty()) {
+    throw InputError(file + ": --reference holds no timed, PASSED case of solution '" +
+                     std::string(kReferenceSolutionName) + "', so no trace would get a reference latency: give the " +
+                     "results file of a run of --solution reference");
+  }
+  const auto model = [](const RunRecord& r) {
+    return r.environment.gpu_name + " (sm_" + std::to_string(r.environment.compute_capability) + ")";
+  };
+  if (model(run) != model(reference)) {
+    throw InputError(file + ": --reference ran on " + model(reference) + ", " + request.results_path.string() +
+                     " on " + model(run) + ": a speedup over a reference timed on another GPU model means nothing");
+  }
+}
+
+}  // namespace
+
 ExportedTraces export_traces(const ExportRequest& request) {
+  const std::string prefix = traces_error_prefix(request.output_path);
+  std::vector<NamedInput> inputs = {{"the results file it exports", request.results_path}};
+  if (request.reference_path) inputs.push_back({"the --reference results file", *request.reference_path});
+  refuse_output_over_input(request.output_path, inputs, prefix);
+  check_output_file(request.output_path, prefix);  // before reading: an unwritable path fails first
+
   const RunRecord run = read_results_file(request.results_path);
   std::optional<RunRecord> reference;
-  if (request.reference_path) reference = read_results_file(*request.reference_path);
+  if (request.reference_path) {
+    reference = read_results_file(*request.reference_path);
+    check_reference_run(run, *reference, request);
+  }
   const std::vector<json> traces = make_traces(run, reference ? &*reference : nullptr);
-  write_traces_jsonl(request.output_path, traces);
-  return {traces.size(), run.cases.size() - traces.size()};
+  if (traces.empty()) {
+    throw InputError(request.results_path.string() + ": none of its " + std::to_string(run.cases.size()) +
+                     " case(s) gives a trace (SKIPPED, custom shapes and PASSED cases without timing give none), so "
+                     "there is nothing to export");
+  }
+  ExportedTraces exported{traces.size(), run.cases.size() - traces.size(), std::nullopt};
+  exported.kept = write_traces_jsonl(request.output_path, traces);
+  return exported;
 }
 
 }  // namespace vlb

@@ -22,9 +22,11 @@ inline constexpr std::string_view kReferenceSolutionName = "reference";
 // non-negative numbers with default 0, so null would not validate).
 std::vector<nlohmann::json> make_traces(const RunRecord& run, const RunRecord* reference_run);
 
-// Writes one compact JSON object per line, atomically (temporary file in the same folder, then rename).
-// Throws UsageError when PATH cannot be a file, SystemError when writing fails.
-void write_traces_jsonl(const std::filesystem::path& path, const std::vector<nlohmann::json>& traces);
+// Writes one compact JSON object per line, atomically (temporary file in the same folder, then rename); an existing
+// file at PATH is kept as PATH.~N~ (core/output_file.hpp), whose path is returned. Throws UsageError when PATH cannot
+// be written, SystemError when writing fails.
+std::optional<std::filesystem::path> write_traces_jsonl(const std::filesystem::path& path,
+                                                        const std::vector<nlohmann::json>& traces);
 
 // `vlbench export RESULTS.json [--reference REF.json] -o traces.jsonl`.
 struct ExportRequest {
@@ -35,8 +37,11 @@ struct ExportRequest {
 struct ExportedTraces {
   std::size_t written = 0;   // lines in the traces file
   std::size_t left_out = 0;  // cases without a trace (SKIPPED, custom shapes, PASSED without timing)
+  std::optional<std::filesystem::path> kept;  // where the file that was at the output path is kept
 };
-// Reads the results (and reference) files and writes the traces. Throws InputError for a bad results file.
+// Reads the results (and reference) files and writes the traces. Throws UsageError for an output path that is one of
+// the inputs or cannot be written (checked before anything is read), InputError for a bad results file, a --reference
+// file without reference cases or from another GPU model, and a results file that gives no trace.
 ExportedTraces export_traces(const ExportRequest& request);
 
 }  // namespace vlb

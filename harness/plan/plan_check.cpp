@@ -1,13 +1,14 @@
 #include "harness/plan/plan_check.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <system_error>
 
 #include "harness/core/errors.hpp"
+#include "harness/core/output_file.hpp"
 #include "harness/inputs/workload_inputs.hpp"
+#include "harness/report/results_json.hpp"
 #include "harness/scaleout/case_shards.hpp"
 #include "harness/plan/solution_catalog.hpp"
 
@@ -17,24 +18,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool writable_folder(const fs::path& folder) {
-  std::error_code error;
-  return fs::is_directory(folder, error) && access(folder.c_str(), W_OK) == 0;
-}
-
 void check_results_path(const std::optional<fs::path>& file) {
   if (!file) return;
   std::error_code error;
-  if (fs::is_directory(*file, error)) {
+  if (fs::is_directory(*file, error) || !file->has_filename()) {
     throw UsageError(fmt::format("cannot write results to {}: it is a folder; give a file name (--json {}/run.json)",
                                  file->string(), file->string()));
   }
-  const fs::path folder = file->has_parent_path() ? file->parent_path() : fs::path(".");
-  if (!writable_folder(folder)) {
-    throw UsageError(fmt::format("cannot write results to {}: folder {} does not exist or is not writable",
-                                 file->string(), folder.string()));
-  }
+  check_output_file(*file, results_error_prefix(*file));  // a trial file in its folder: what the run will need
 }
+
+// A folder is writable when a file can be created in it (access(2) says yes to root even on /sys).
+bool writable_folder(const fs::path& folder) { return folder_write_problem(folder).empty(); }
 
 // The dump folder is created when the first case is dumped: it must be a folder, or creatable under a writable one.
 void check_dump_folder(const std::optional<fs::path>& folder) {
@@ -53,6 +48,36 @@ void check_dump_folder(const std::optional<fs::path>& folder) {
   if (!writable_folder(ancestor)) {
     throw UsageError(fmt::format("cannot dump into {}: it cannot be created under {}", folder->string(),
                                  ancestor.string()));
+  }
+}
+
+// Every file the run reads, so that --json cannot name one of them (a real run would overwrite it).
+std::vector<NamedInput> files_read(const CheckedPlan& checked, const RunPlan& plan) {
+  std::vector<NamedInput> inputs = {{"the suite's workload file", checked.suite.workloads_path},
+                                    {"the suite's definition file", checked.suite.definition.path},
+                                    {"the GPU spec table", plan.workloads_dir / "gpus.json"}};
+  for (const fs::path& file : checked.baseline_files) inputs.push_back({"a baseline table", file});
+  for (const Case& test_case : checked.cases) {
+    if (test_case.workload == nullptr) continue;
+    for (const auto& [name, descriptor] : test_case.workload->inputs) {
+      if (descriptor.path) inputs.push_back({"the safetensors file of input " + name, *descriptor.path});
+    }
+  }
+  return inputs;
+}
+
+// The results file and its partial file are written, the dump folder filled: none may be what the run reads, and
+// the dump folder may not be the results file.
+void check_outputs_against_inputs(const CheckedPlan& checked, const RunPlan& plan) {
+  if (!plan.json_path) return;
+  const std::vector<NamedInput> inputs = files_read(checked, plan);
+  for (const fs::path& output : {*plan.json_path, partial_results_path(*plan.json_path)}) {
+    refuse_output_over_input(output, inputs, results_error_prefix(*plan.json_path));
+  }
+  if (plan.dump_dir && same_file(*plan.dump_dir, *plan.json_path)) {
+    throw UsageError(fmt::format("--dump {} and --json {} name the same path: the dumps are a folder, the results a "
+                                 "file; give each its own",
+                                 plan.dump_dir->string(), plan.json_path->string()));
   }
 }
 
@@ -108,6 +133,7 @@ CheckedPlan check_plan(const RunPlan& plan) {
   }
   check_results_path(plan.json_path);
   check_dump_folder(plan.dump_dir);
+  check_outputs_against_inputs(checked, plan);
   checked.file_inputs = check_file_inputs(checked.cases);
   return checked;
 }

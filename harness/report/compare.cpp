@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "harness/core/errors.hpp"
+#include "harness/core/printable_text.hpp"
 #include "harness/report/rank_test.hpp"
 #include "harness/report/text_format.hpp"
 
@@ -116,8 +117,9 @@ void print_comparison(std::FILE* out, const std::vector<ComparisonRow>& rows) {
   int finite_ratios = 0;
   for (const ComparisonRow& row : rows) {
     const bool lost = row.verdict == "failed";
-    fmt::print(out, kRowFormat, row.solution, report_detail::case_number(row.case_index),
-               report_detail::short_uuid(row.uuid), fmt::format("{:.2f}", row.latency_a_ms * 1000.0),
+    // Names come from the files: printed safe (no terminal control sequences).
+    fmt::print(out, kRowFormat, printable_text(row.solution), report_detail::case_number(row.case_index),
+               printable_text(report_detail::short_uuid(row.uuid)), fmt::format("{:.2f}", row.latency_a_ms * 1000.0),
                lost ? "-" : fmt::format("{:.2f}", row.latency_b_ms * 1000.0),
                lost ? "-" : fmt::format("{:.3f}", row.ratio), lost ? "-" : fmt::format("{:.2g}", row.p_value),
                lost ? "failed: " + row.status_b : row.verdict);
@@ -134,6 +136,10 @@ void print_comparison(std::FILE* out, const std::vector<ComparisonRow>& rows) {
              failed > 0 ? fmt::format(", failed on {}", failed) : std::string(), rows.size());
   if (finite_ratios > 0) fmt::print(out, "; geometric mean B/A {:.3f}", std::exp(log_ratio_sum / finite_ratios));
   fmt::print(out, "\n");
+}
+
+std::size_t timed_case_count(const RunRecord& run) {
+  return static_cast<std::size_t>(std::count_if(run.cases.begin(), run.cases.end(), is_timed));
 }
 
 bool any_regression(const std::vector<ComparisonRow>& rows) {

@@ -29,6 +29,8 @@ struct ComparisonRow {
 // threshold: the relative change of the median below which B is "same" whatever the test says (>= 0).
 std::vector<ComparisonRow> compare_runs(const RunRecord& a, const RunRecord& b,
                                         double threshold = kDefaultCompareThreshold);
+// The cases of `run` that compare can use: PASSED with a median.
+std::size_t timed_case_count(const RunRecord& run);
 // A regression CI gates on: a case "slower" or "failed" in B.
 bool any_regression(const std::vector<ComparisonRow>& rows);
 void print_comparison(std::FILE* out, const std::vector<ComparisonRow>& rows);

@@ -38,6 +38,8 @@ RunRecord read_partial_results(const std::filesystem::path& partial_path) {
   const PartialLines file = split_lines(read_text_file(partial_path, "partial results file"));
   if (file.lines.empty()) throw InputError(partial_path.string() + ": empty (no header line)");
   RunRecord run;
+  std::int64_t version = kResultsSchemaVersion;
+  report_detail::UniqueCases unique;
   for (std::size_t i = 0; i < file.lines.size(); ++i) {
     const std::string source = partial_path.string() + ":" + std::to_string(i + 1);
     const bool cut_short = i + 1 == file.lines.size() && !file.last_line_complete;
@@ -48,14 +50,17 @@ RunRecord read_partial_results(const std::filesystem::path& partial_path) {
       if (cut_short && i > 0) break;  // the crash interrupted this line; every earlier case is whole
       throw;
     }
+    if (i > 0 && version < kResultsSchemaVersion) report_detail::add_version_2_case_fields(document);
     const JsonValue node(document, source);
     if (i == 0) {
+      version = report_detail::schema_version_of(node);
       run = report_detail::read_run_record(node);
       if (!run.cases.empty() || run.summary) node.fail("the header line of a partial file has no cases and no summary");
       continue;
     }
     CaseResult result = report_detail::read_case_result(node);
     report_detail::check_case_rules(result, node);
+    unique.check(result, node, "line " + std::to_string(i + 1));
     run.cases.push_back(std::move(result));
   }
   return run;

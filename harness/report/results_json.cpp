@@ -1,6 +1,8 @@
 // RunRecord <-> JSON through the field lists of results_schema.hpp; the file reader.
 #include "harness/report/results_json.hpp"
 
+#include <fmt/format.h>
+
 #include <string>
 
 #include "harness/core/errors.hpp"
@@ -56,17 +58,21 @@ void add_version_2_fields(JsonDocument& document) {
   if (environment.is_object()) environment.emplace(std::string(json_key(&EnvironmentRecord::sandbox)), "");
   auto& cases = document[std::string(json_key(&RunRecord::cases))];
   if (!cases.is_array()) return;
-  for (auto& each : cases) {
-    if (!each.is_object()) continue;
-    auto& timing = each[std::string(json_key(&CaseResult::timing))];
-    if (!timing.is_object()) continue;
-    timing.emplace(std::string(json_key(&TimingResult::outside_samples_ms)), JsonDocument::array());
-    timing.emplace(std::string(json_key(&TimingResult::outside_clock)), nullptr);
-    timing.emplace(std::string(json_key(&TimingResult::judged_calls)), JsonDocument::array());
-  }
+  for (auto& each : cases) add_version_2_case_fields(each);
 }
 
 }  // namespace
+
+void add_version_2_case_fields(JsonDocument& result) {
+  if (!result.is_object()) return;
+  auto& timing = result[std::string(json_key(&CaseResult::timing))];
+  if (!timing.is_object()) return;
+  timing.emplace(std::string(json_key(&TimingResult::outside_samples_ms)), JsonDocument::array());
+  timing.emplace(std::string(json_key(&TimingResult::outside_clock)), nullptr);
+  timing.emplace(std::string(json_key(&TimingResult::judged_calls)), JsonDocument::array());
+}
+
+std::int64_t schema_version_of(const JsonValue& root) { return check_schema(root); }
 
 RunRecord read_run_record(const JsonValue& root) {
   if (check_schema(root) == kResultsSchemaVersion) return read_json<RunRecord>(root);
@@ -93,6 +99,11 @@ void validate_results_json(const nlohmann::json& document) {
 }
 
 RunRecord read_results_file(const std::filesystem::path& path) {
+  if (is_partial_results_path(path)) {
+    throw InputError(fmt::format("{}: a partial file (what a run that did not finish leaves, one JSON value per line), "
+                                 "not a results file: make one of it first with vlbench merge {} -o RESULTS.json",
+                                 path.string(), path.string()));
+  }
   const JsonDocument document = parse_json(read_text_file(path, "results file"), path.string());
   const JsonValue root(document, path.string());
   RunRecord run = report_detail::read_run_record(root);

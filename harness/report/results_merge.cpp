@@ -159,7 +159,7 @@ MergedRun merge_runs(const std::vector<NamedRun>& runs, bool force) {
 }
 
 RunRecord read_results_or_partial(const std::filesystem::path& path) {
-  if (path.string().ends_with(".partial.jsonl")) return read_partial_results(path);
+  if (is_partial_results_path(path)) return read_partial_results(path);
   return read_results_file(path);
 }
 

@@ -1,13 +1,14 @@
 // The incremental, atomic results writer: PATH.partial.jsonl grows one flushed line per case; PATH appears whole, by
-// rename, only at the end (write_results_file, also used to write a merged file).
+// rename, only at the end (write_results_file, also used to write a merged file). Files of earlier runs at PATH or
+// PATH.partial.jsonl are kept as PATH.~N~ (core/output_file.hpp), never replaced.
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
 #include <system_error>
 
-#include "harness/core/atomic_file.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/json_value.hpp"
+#include "harness/core/output_file.hpp"
 #include "harness/report/results_json.hpp"
 
 namespace vlb {
@@ -15,22 +16,6 @@ namespace vlb {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path folder_of(const fs::path& path) {
-  const fs::path parent = path.parent_path();
-  return parent.empty() ? fs::path(".") : parent;
-}
-
-// Fails early, before any GPU work, with what the user must fix.
-void check_target(const fs::path& path) {
-  const std::string prefix = "cannot write results to " + path.string() + ": ";
-  if (!path.has_filename()) throw UsageError(prefix + "the path names a folder, not a file");
-  const fs::path folder = folder_of(path);
-  std::error_code error;
-  if (!fs::exists(folder, error)) throw UsageError(prefix + "folder " + folder.string() + " does not exist");
-  if (!fs::is_directory(folder, error)) throw UsageError(prefix + folder.string() + " is not a folder");
-  if (fs::is_directory(path, error)) throw UsageError(prefix + "it is an existing folder");
-}
 
 void write_line(std::ofstream& out, const nlohmann::json& document, const fs::path& path) {
   out << dump_json(document) << '\n';
@@ -40,12 +25,17 @@ void write_line(std::ofstream& out, const nlohmann::json& document, const fs::pa
 
 }  // namespace
 
-void write_results_file(const std::filesystem::path& path, const RunRecord& run) {
-  write_file_atomically(path, dump_json(to_json(run), 2) + "\n", "cannot write results to " + path.string() + ": ");
+std::optional<std::filesystem::path> write_results_file(const std::filesystem::path& path, const RunRecord& run) {
+  return write_output_file(path, dump_json(to_json(run), 2) + "\n", results_error_prefix(path));
+}
+
+std::string results_error_prefix(const std::filesystem::path& path) {
+  return "cannot write results to " + path.string() + ": ";
 }
 
 ResultsWriter::ResultsWriter(std::filesystem::path path, const RunRecord& header) : path_(std::move(path)) {
-  check_target(path_);
+  check_output_file(path_, results_error_prefix(path_));
+  kept_partial_ = keep_existing_file(partial_path());  // an earlier run's unfinished cases
   partial_.open(partial_path(), std::ios::out | std::ios::trunc);
   if (!partial_) {
     throw UsageError("cannot write results to " + path_.string() + ": cannot create " + partial_path().string() +
@@ -57,10 +47,24 @@ ResultsWriter::ResultsWriter(std::filesystem::path path, const RunRecord& header
   write_line(partial_, to_json(header_only), partial_path());
 }
 
+constexpr std::string_view kPartialSuffix = ".partial.jsonl";
+
 std::filesystem::path partial_results_path(const std::filesystem::path& path) {
   fs::path partial = path;
-  partial += ".partial.jsonl";
+  partial += kPartialSuffix;
   return partial;
+}
+
+// PATH.partial.jsonl, or one kept by a later run as PATH.partial.jsonl.~N~ (core/output_file.hpp).
+bool is_partial_results_path(const std::filesystem::path& path) {
+  std::string name = path.filename().string();
+  if (name.ends_with('~')) {
+    const std::size_t mark = name.rfind(".~", name.size() - 2);
+    const bool numbered = mark != std::string::npos && mark + 3 < name.size() &&
+                          name.find_first_not_of("0123456789", mark + 2) == name.size() - 1;
+    if (numbered) name.resize(mark);
+  }
+  return name.ends_with(kPartialSuffix);
 }
 
 std::filesystem::path ResultsWriter::partial_path() const { return partial_results_path(path_); }
@@ -72,9 +76,9 @@ void ResultsWriter::append_case(const CaseResult& result) {
 
 void ResultsWriter::finish(const RunRecord& complete_run) {
   if (!partial_.is_open()) throw std::logic_error("ResultsWriter::finish called twice");
-  write_results_file(path_, complete_run);
+  kept_results_ = write_results_file(path_, complete_run);
   partial_.close();
-  // PATH is complete; a partial file that cannot be removed is stale but harmless (the next run truncates it).
+  // PATH is complete and holds every case of the partial file, which this run created: removing it loses nothing.
   std::error_code ignored;
   fs::remove(partial_path(), ignored);
 }

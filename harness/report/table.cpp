@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/core/printable_text.hpp"
 #include "harness/report/text_format.hpp"
 
 namespace vlb {
@@ -60,7 +61,8 @@ void print_row(std::FILE* out, const CaseResult& result) {
 std::vector<std::string> notes_for(const CaseResult& result) {
   std::vector<std::string> notes;
   if (result.status != CaseStatus::kPassed) {
-    notes.push_back(fmt::format("{}: {}", status_name(result.status), result.reason));
+    // A reason can quote a solution's own output (a crash's last lines): printed safe for a terminal.
+    notes.push_back(fmt::format("{}: {}", status_name(result.status), printable_text(result.reason)));
   }
   if (result.implausibly_fast) notes.push_back("latency below T_SOL: implausibly fast, check the measurement");
   if (result.timing && result.timing->clocks.throttled) {

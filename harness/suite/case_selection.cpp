@@ -118,6 +118,21 @@ Case uuid_case(const Suite& suite, std::string_view selector) {
   return suite_case(suite, matches.front());
 }
 
+bool same_case(const Case& a, const Case& b) {
+  if (a.workload != nullptr || b.workload != nullptr) return a.workload == b.workload;
+  return a.shape == b.shape;
+}
+
+// A case selected twice would run twice and count twice in every summary.
+void refuse_repeat(const std::vector<Case>& cases, const std::vector<std::string>& selected_by,
+                   const std::string& selector) {
+  for (std::size_t i = 0; i + 1 < cases.size(); ++i) {
+    if (!same_case(cases[i], cases.back())) continue;
+    throw UsageError(fmt::format("'{}' and '{}' both select {}: give each case once", selected_by[i], selector,
+                                 cases.back().label()));
+  }
+}
+
 }  // namespace
 
 std::string Case::label() const {
@@ -139,6 +154,7 @@ std::vector<Case> select_cases(const Suite& suite, const std::vector<std::string
     for (std::size_t i = 0; i < suite.workloads.size(); ++i) cases.push_back(suite_case(suite, i));
     return cases;
   }
+  std::vector<std::string> selected_by;  // the selector of each case, for the message about a repeat
   for (const std::string& selector : selectors) {
     if (selector.empty()) {
       throw UsageError(fmt::format("empty case selector: give an index ({}), a uuid (prefix) or a size BxLqxLv",
@@ -156,6 +172,8 @@ std::vector<Case> select_cases(const Suite& suite, const std::vector<std::string
     } else {
       cases.push_back(uuid_case(suite, selector));
     }
+    refuse_repeat(cases, selected_by, selector);
+    selected_by.push_back(selector);
   }
   return cases;
 }

@@ -151,3 +151,99 @@ TEST_CASE("export and package subcommands", "[cli]") {
   CHECK_THROWS_AS(command_line.parse({"package"}), UsageError);
   CHECK_THROWS_AS(command_line.parse({"export"}), UsageError);
 }
+
+namespace {
+std::string usage_error_of(CommandLine& command_line, const std::vector<std::string>& arguments) {
+  try {
+    (void)command_line.parse(arguments);
+  } catch (const UsageError& error) {
+    return error.message();
+  }
+  FAIL("expected a UsageError");
+  return {};
+}
+}  // namespace
+
+TEST_CASE("lists: empty items and repeated solutions are errors, one trailing comma is allowed", "[cli]") {
+  CommandLine command_line;
+  CHECK(command_line.parse({"-s", "template", "-c", "0,", "--dry-run"}).command == Command::kDryRun);
+  // `-c ,` swallowed --dry-run as a uuid prefix (issue 24).
+  CHECK_THAT(usage_error_of(command_line, {"-s", "template", "-c", ",", "--dry-run"}),
+             Catch::StartsWith("-c/--case ',': an empty item"));
+  CHECK_THAT(usage_error_of(command_line, {"-s", "template", "-c", "0,,1"}), Catch::Contains("an empty item"));
+  CHECK_THAT(usage_error_of(command_line, {"-s", "template,template"}),
+             Catch::StartsWith("--solution names 'template' twice"));
+  CHECK_THAT(usage_error_of(command_line, {"-s", "template", "-s", "template"}), Catch::Contains("twice"));
+  const auto lists = command_line.parse({"-s", "template,reference", "--shape", "1x64x196,2x8x196"});
+  CHECK(lists.plan.case_selectors.size() == 2);
+}
+
+TEST_CASE("the seed is exactly an unsigned 64-bit integer", "[cli]") {
+  CommandLine command_line;
+  CHECK(command_line.parse({"-s", "template", "--seed", "18446744073709551615"}).plan.seed == UINT64_MAX);
+  for (const char* seed : {"-1", "18446744073709551616", "1.5", "abc", "", "+3", " 7"}) {
+    CAPTURE(seed);
+    CHECK_THAT(usage_error_of(command_line, {"-s", "template", "--seed", seed}),
+               Catch::Contains("the seed is an integer from 0 to 18446744073709551615"));
+  }
+}
+
+TEST_CASE("options that would be ignored or contradict each other are errors in a run", "[cli]") {
+  CommandLine command_line;
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--check-only", "--adaptive"}, "--check-only times nothing, so --adaptive would have no effect"},
+      {{"--check-only", "--timer", "cupti", "--iterations", "5"}, "so --timer, --iterations would have no effect"},
+      {{"--target-noise", "0.01"}, "--target-noise sets adaptive timing, which only --adaptive turns on"},
+      {{"--adaptive", "--iterations", "9"}, "--adaptive decides how many calls are timed"},
+      {{"--atol", "0.1"}, "--atol sets the tolerance of --shape cases"},
+      {{"--no-isolation", "--case-timeout", "9"}, "--no-isolation runs no worker"},
+      {{"--gpu-spec", ""}, "--gpu-spec was given an empty value"},
+      {{"--baseline", ""}, "--baseline was given an empty value"},
+      {{"--suite", ""}, "--suite was given an empty value"},
+      {{"--max-abs-error", "-5"}, "--max-abs-error -5: the largest absolute error allowed is a finite number >= 0"},
+      {{"--max-abs-error", "nan"}, "--max-abs-error nan"},
+  };
+  for (const auto& [options, expected] : cases) {
+    std::vector<std::string> arguments = {"-s", "template", "--dry-run"};
+    arguments.insert(arguments.end(), options.begin(), options.end());
+    CAPTURE(options);
+    CHECK_THAT(usage_error_of(command_line, arguments), Catch::Contains(expected));
+  }
+  CHECK(command_line.parse({"-s", "template", "--adaptive", "--target-noise", "0.02"}).plan.timing.adaptive);
+  CHECK(command_line.parse({"-s", "template", "--shape", "1x64x196", "--atol", "0.02"}).plan.custom_case_atol == 0.02);
+}
+
+TEST_CASE("--list and --version warn about the run options they ignore; subcommands refuse them", "[cli]") {
+  CommandLine command_line;
+  const auto listing = command_line.parse({"--list", "-s", "template", "--seed", "3", "--dry-run"});
+  CHECK(listing.command == Command::kList);
+  CHECK(listing.warnings ==
+        std::vector<std::string>{"--list runs nothing, so --seed has no effect",
+                                 "--list runs nothing, so --dry-run has no effect"});
+  CHECK(command_line.parse({"--list", "-s", "template", "-c", "3", "--shard", "1/4"}).warnings.empty());
+  CHECK(command_line.parse({"--version", "-s", "template"}).warnings ==
+        std::vector<std::string>{"--version runs nothing, so --solution has no effect"});
+  CHECK_THAT(usage_error_of(command_line, {"--seed", "5", "compare", "a.json", "b.json"}),
+             Catch::StartsWith("`vlbench compare` takes none of the options of a run (--seed given before it)"));
+  CHECK_THAT(usage_error_of(command_line, {"-s", "template", "merge", "a.json", "-o", "b.json"}),
+             Catch::Contains("`vlbench merge` takes none of the options of a run (--solution"));
+}
+
+TEST_CASE("vlbench help is vlbench --help; each subcommand's help shows its own examples", "[cli]") {
+  CommandLine command_line;
+  const auto help = command_line.parse({"help"});
+  REQUIRE(help.command == Command::kHelp);
+  CHECK(help.help_text == command_line.parse({"--help"}).help_text);
+  const auto compare_help = command_line.parse({"compare", "--help"}).help_text;
+  CHECK(command_line.parse({"help", "compare"}).help_text == compare_help);
+  CHECK_THAT(compare_help, Catch::Contains("Usage: vlbench compare"));
+  CHECK_THAT(compare_help, Catch::Contains("vlbench compare A.json B.json --threshold 0.05"));
+  CHECK_THAT(compare_help, !Catch::Contains("vlbench package --solution template"));  // the top level's examples
+  for (const char* subcommand : {"export", "package", "merge"}) {
+    const std::string text = command_line.parse({subcommand, "--help"}).help_text;
+    CAPTURE(subcommand);
+    CHECK_THAT(text, Catch::Contains(std::string("  vlbench ") + subcommand + " "));
+    CHECK_THAT(text, !Catch::Contains("vlbench --list"));
+  }
+  CHECK_THAT(usage_error_of(command_line, {"help", "frobnicate"}), Catch::Contains("no such command"));
+}

@@ -17,11 +17,14 @@ using vlb::testing::run_vlbench;
 
 const fs::path kTemplateResults = fs::path(VLBENCH_SOURCE_DIR) / "results" / "h200" / "template.json";
 
-// The real results file with case `index`'s samples and median multiplied by `factor`.
+// The real results file with case `index`'s samples and their statistics multiplied by `factor` (the reader checks
+// that the statistics are those of the samples).
 json scaled(json run, std::size_t index, double factor) {
   json& timing = run.at("cases").at(index).at("timing");
   for (json& sample : timing.at("samples_ms")) sample = sample.get<double>() * factor;
-  timing.at("stats").at("median") = timing.at("stats").at("median").get<double>() * factor;
+  for (auto& [key, value] : timing.at("stats").items()) {
+    if (key != "count") value = value.get<double>() * factor;
+  }
   return run;
 }
 

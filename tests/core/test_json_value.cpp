@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <limits>
 #include <random>
@@ -121,6 +123,34 @@ TEST_CASE("read_text_file returns the bytes or names the file and what it was fo
   CHECK(error_of([&] { read_text_file(folder.path() / "absent.json", "results file"); }) ==
         "cannot read results file " + (folder.path() / "absent.json").string() + ": not found (no such file)");
   CHECK(error_of([&] { read_text_file(folder.path(), "results file"); }).find("it is a folder") != std::string::npos);
+}
+
+TEST_CASE("read_text_file says why a path is no readable file, and refuses files past the limit", "[core][text_file]") {
+  testing::ScratchFolder folder;
+  const auto message = [&](const std::filesystem::path& path, std::uintmax_t limit = kMaxInputFileBytes) {
+    return error_of([&] { read_text_file(path, "results file", limit); });
+  };
+  std::filesystem::create_symlink("loop-b.json", folder.file("loop-a.json"));
+  std::filesystem::create_symlink("loop-a.json", folder.file("loop-b.json"));
+  CHECK(message(folder.file("loop-a.json")) == "cannot read results file " + folder.file("loop-a.json").string() +
+                                                   ": it is a symbolic link that leads in a loop");
+  std::filesystem::create_symlink("absent.json", folder.file("dangling.json"));
+  CHECK_THAT(message(folder.file("dangling.json")),
+             Catch::EndsWith(": it is a symbolic link to a file that does not exist"));
+  CHECK_THAT(message("/dev/null"), Catch::EndsWith(": it is not a regular file (a device, a pipe or a socket)"));
+
+  // A sparse file of 1 GiB is refused from its size, without reading it (issue 24: read whole, 2.2 GB of memory).
+  const auto big = folder.file("big.json");
+  { std::ofstream(big) << ""; }
+  std::filesystem::resize_file(big, std::uintmax_t{1} << 30);
+  CHECK(message(big) == "cannot read results file " + big.string() +
+                            ": it holds 1.0 GiB, more than the 256.0 MiB a results file may hold (is it the right "
+                            "file?)");
+  const auto small = folder.write("small.json", std::string(2000, 'x'));
+  CHECK_THAT(message(small, 1024), Catch::EndsWith("it holds 2.0 KiB, more than the 1.0 KiB a results file may hold "
+                                                   "(is it the right file?)"));
+  CHECK(read_text_file(small, "results file", 2000).size() == 2000);
+  CHECK(describe_byte_count(512) == "512 bytes");
 }
 
 }  // namespace

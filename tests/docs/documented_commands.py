@@ -65,8 +65,13 @@ def inline_commands(text):
         yield text[:match.start()].count("\n") + 1, command
 
 
-def help_examples():
-    output = subprocess.run([str(VLBENCH), "--help"], capture_output=True, text=True, check=True).stdout
+HELP_COMMANDS = ("compare", "export", "package", "merge", "help")
+
+
+def help_examples(command=None):
+    """The examples `vlbench --help` (or `vlbench COMMAND --help`) ends with."""
+    arguments = [str(VLBENCH)] + ([command] if command else []) + ["--help"]
+    output = subprocess.run(arguments, capture_output=True, text=True, check=True).stdout
     examples = output.split("Examples:\n", 1)[1]
     return [line.strip() for line in examples.splitlines() if line.strip().startswith("vlbench")]
 
@@ -80,6 +85,8 @@ def documented_commands():
         lines = sorted(set(fenced_commands(text)) | set(inline_commands(text)))
         found += [(f"{name}:{line}", command) for line, command in lines]
     found += [("vlbench --help", command) for command in help_examples()]
+    for name in HELP_COMMANDS:
+        found += [(f"vlbench {name} --help", command) for command in help_examples(name)]
     return found
 
 
@@ -96,7 +103,7 @@ def how_to_run(step):
     words = step.split()
     if words[0] in ("vlbench", "build/vlbench"):
         arguments = words[1:]
-        if not arguments or arguments[0] in ("compare", "export", "package", "merge") or \
+        if not arguments or arguments[0] in HELP_COMMANDS or \
                 {"--list", "--help", "--version", "--dry-run"} & set(arguments):
             return CPU
         return DRY_RUN
@@ -123,7 +130,8 @@ def cache_value(name):
 
 
 def python_path():
-    """The Python packages scripts/setup.sh installed into third_party/python (pydantic, matplotlib)."""
+    """The Python packages scripts/setup.sh installed into third_party/python (pydantic, matplotlib), for the tests'
+    own imports (the documented commands run without it)."""
     parts = [str(SOURCE_DIR / "third_party" / "python")]
     return os.pathsep.join(parts + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []))
 
@@ -201,7 +209,8 @@ def make_user_folder(folder, seed, with_prepared_upstream_check=False):
 
 
 def environment(folder):
-    """What a user's shell has: vlbench on PATH, the user folder's workloads, the tests' Python packages."""
+    """What a user's shell has after the README's two set-up commands: vlbench on PATH, the user folder's workloads.
+    No PYTHONPATH: a script that needs what scripts/setup.sh installed into third_party/python finds it itself."""
     tools = Path(folder) / ".tools"
     tools.mkdir(exist_ok=True)
     if not (tools / "vlbench").exists():
@@ -209,7 +218,7 @@ def environment(folder):
     env = dict(os.environ)
     env["PATH"] = f"{tools}{os.pathsep}{env.get('PATH', '')}"
     env["VLBENCH_WORKLOADS_DIR"] = str(Path(folder) / "workloads")
-    env["PYTHONPATH"] = python_path()
+    env.pop("PYTHONPATH", None)
     if cache_value("CUTLASS_DIR"):
         env["CUTLASS_DIR"] = cache_value("CUTLASS_DIR")
     return env

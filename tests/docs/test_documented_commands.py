@@ -51,6 +51,21 @@ class DocumentedCommands(unittest.TestCase):
                     if kind == docs.DRY_RUN:
                         self.assertIn("would run", result.stdout)
 
+    def test_the_readme_plot_command_finds_matplotlib_where_setup_put_it(self):
+        # Issue 24: the README's command failed with "needs matplotlib" outside the tests' PYTHONPATH.
+        command = "python3 scripts/plot.py results/h200/*.json --out results/h200/plots"
+        self.assertIn(command, {step for _, step in self.steps})
+        with tempfile.TemporaryDirectory() as scratch:
+            folder = docs.make_user_folder(scratch, self.seed)
+            plots = folder / "results" / "h200" / "plots"
+            for png in plots.glob("*.png"):
+                png.unlink()
+            self.assertNotIn("PYTHONPATH", docs.environment(folder))
+            result = docs.run_step(command, folder)
+            self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+            self.assertTrue((plots / "latency.png").stat().st_size > 0)
+            self.assertTrue((plots / "sol_percent.png").stat().st_size > 0)
+
     def test_the_build_and_test_steps_are_what_ci_runs(self):
         root = docs.SOURCE_DIR
         ci = (root / ".ci" / "run").read_text()

@@ -234,15 +234,18 @@ TEST_CASE("the JSONL file reads back line by line as the same traces", "[export]
   CAPTURE(seed);
   const std::vector<json> traces = make_traces(test::make_export_run(seed, "fused_b200"), nullptr);
   testing::ScratchFolder scratch;
-  const fs::path path = scratch.write("traces.jsonl", "stale content that must be replaced\n");
-  write_traces_jsonl(path, traces);
+  const fs::path path = scratch.write("traces.jsonl", "an earlier file, kept beside the new one\n");
+  const std::optional<fs::path> kept = write_traces_jsonl(path, traces);
 
   std::istringstream lines(testing::read_text(path));
   std::vector<json> read_back;
   for (std::string line; std::getline(lines, line);) read_back.push_back(json::parse(line));
   REQUIRE(read_back == traces);
-  // Only the file itself remains: the temporary was renamed over it.
-  REQUIRE(std::distance(fs::directory_iterator(scratch.path()), fs::directory_iterator()) == 1);
+  // The earlier file is kept as PATH.~1~; besides it only the file itself remains: the temporary was renamed over it.
+  REQUIRE(kept == scratch.file("traces.jsonl.~1~"));
+  REQUIRE(testing::read_text(*kept) == "an earlier file, kept beside the new one\n");
+  REQUIRE(std::distance(fs::directory_iterator(scratch.path()), fs::directory_iterator()) == 2);
+  REQUIRE_FALSE(write_traces_jsonl(scratch.file("new.jsonl"), traces).has_value());
 
   REQUIRE_THROWS_AS(write_traces_jsonl(scratch.path() / "missing" / "traces.jsonl", traces), UsageError);
   REQUIRE_THROWS_AS(write_traces_jsonl(scratch.path(), traces), UsageError);

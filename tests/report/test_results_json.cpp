@@ -235,14 +235,16 @@ TEST_CASE("a call CUPTI saw no GPU work in reads back as a 0 ms sample of a REWA
 
   json all_zero = document;
   for (json& sample : all_zero["cases"].back()["timing"]["samples_ms"]) sample = 0.0;
-  all_zero["cases"].back()["timing"]["stats"]["median"] = 0.0;
+  for (auto& [key, value] : all_zero["cases"].back()["timing"]["stats"].items()) {
+    if (key != "count") value = 0.0;  // the statistics of zeros
+  }
   REQUIRE_NOTHROW(validate_results_json(all_zero));
   json passed_zero = document;
   passed_zero["cases"][0]["timing"]["stats"]["median"] = 0.0;
-  require_invalid(passed_zero, "cases[0].timing.stats.median: is 0.000000: a PASSED case's median latency is positive");
+  require_invalid(passed_zero, "cases[0].timing.stats.median: is 0: a PASSED case's median latency is positive");
   json negative = document;
   negative["cases"].back()["timing"]["samples_ms"][3] = -0.5;
-  require_invalid(negative, "sample 3 is -0.500000: a latency is a finite, non-negative number of milliseconds");
+  require_invalid(negative, "sample 3 is -0.5: a latency is a finite, non-negative number of milliseconds");
 }
 
 TEST_CASE("validation checks the summary against the cases", "[report][json][validation]") {
@@ -261,6 +263,48 @@ TEST_CASE("validation checks the summary against the cases", "[report][json][val
     document["summary"] = nullptr;
     REQUIRE_NOTHROW(validate_results_json(document));
   }
+}
+
+TEST_CASE("validation reads a file as a whole: samples against statistics, repeats, impossible values",
+          "[report][json][validation]") {
+  json document = seeded_document();
+  json& timing = document["cases"][0]["timing"];
+  SECTION("a median its samples do not give (issue 24: 123 ms over samples of 0.86 ms compared as 'same')") {
+    timing["stats"]["median"] = 123.0;
+    require_invalid(document, "cases[0].timing.stats.median: is 123 but the");
+    require_invalid(document, "samples of samples_ms give");
+  }
+  SECTION("any other statistic that disagrees") {
+    timing["stats"]["p90"] = timing["stats"]["p90"].get<double>() * 1.01;
+    require_invalid(document, "cases[0].timing.stats.p90: is ");
+  }
+  SECTION("an impossible latency: longer than a day") {
+    for (json& sample : timing["samples_ms"]) sample = 1e300;
+    require_invalid(document, "cases[0].timing.samples_ms: sample 0 is 1e+300 ms, more than the 8.64e+07 ms (one day, "
+                              "the longest --case-timeout) any call can take: an impossible latency");
+  }
+  SECTION("an impossible latency among the event samples") {
+    timing["event_samples_ms"][1] = -2.0;
+    require_invalid(document, "cases[0].timing.event_samples_ms: sample 1 is -2: a latency is a finite");
+  }
+  SECTION("a case listed twice (issue 24: counted twice by compare and merge)") {
+    document["cases"].push_back(document["cases"][2]);
+    document["summary"]["cases"] = document["cases"].size();
+    require_invalid(document, "cases[6]: ");
+    require_invalid(document, "is listed twice (cases[2] and cases[6])");
+  }
+}
+
+TEST_CASE("a partial file or a JSONL file given as a results file says what it is", "[report][json]") {
+  testing::ScratchFolder folder;
+  const auto partial = folder.write("run.json.partial.jsonl", seeded_document().dump() + "\n");
+  require_input_error([&] { read_results_file(partial); },
+                      partial.string() + ": a partial file (what a run that did not finish leaves, one JSON value per "
+                                         "line), not a results file: make one of it first with vlbench merge " +
+                          partial.string() + " -o RESULTS.json");
+  const auto jsonl = folder.write("traces.jsonl", "{\"a\": 1}\n{\"a\": 2}\n");
+  require_input_error([&] { read_results_file(jsonl); }, "line 2, column 1: another value follows the end of the "
+                                                          "document");
 }
 
 TEST_CASE("read_results_file names the file in its errors", "[report][json]") {

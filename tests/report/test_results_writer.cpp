@@ -13,6 +13,7 @@
 #include "harness/core/errors.hpp"
 #include "harness/report/partial_results.hpp"
 #include "harness/report/results_json.hpp"
+#include "harness/report/results_merge.hpp"
 #include "report/support_results.hpp"
 
 namespace vlb {
@@ -118,9 +119,45 @@ TEST_CASE("a writer destroyed without finish leaves the finished cases and no fi
       REQUIRE(std::string(error.what()).find(partial.string() + ":" + std::to_string(finished + 2)) == 0);
     }
   }
+  SECTION("a case written twice is an error naming both lines") {
+    std::ofstream(partial, std::ios::app) << to_json(run.cases[1]).dump() << "\n";
+    try {
+      read_partial_results(partial);
+      FAIL("expected InputError");
+    } catch (const InputError& error) {
+      REQUIRE_THAT(error.what(), Catch::Contains("is listed twice (line 3 and line " + std::to_string(finished + 2)));
+    }
+  }
 }
 
-TEST_CASE("a new writer replaces an earlier partial file and an earlier final file only at finish", "[report][writer]") {
+TEST_CASE("nothing of an earlier run is lost: its partial and its results file are kept as PATH.~N~",
+          "[report][writer]") {
+  testing::ScratchFolder folder;
+  const fs::path path = folder.path() / "results.json";
+  const RunRecord earlier = test::make_seeded_run(5);
+  const RunRecord next = test::make_seeded_run(6);
+  const std::string unfinished = to_json(header_of(earlier)).dump() + "\n" + to_json(earlier.cases[0]).dump() + "\n";
+  folder.write("results.json.partial.jsonl", unfinished);
+  write_results_file(path, earlier);
+  const std::string earlier_text = testing::read_text(path);
+
+  ResultsWriter writer(path, header_of(next));
+  REQUIRE(writer.kept_partial() == folder.path() / "results.json.partial.jsonl.~1~");
+  REQUIRE(testing::read_text(*writer.kept_partial()) == unfinished);
+  REQUIRE(testing::read_text(path) == earlier_text);  // in place until the new file replaces it
+  for (const CaseResult& result : next.cases) writer.append_case(result);
+  writer.finish(next);
+  REQUIRE(writer.kept_results() == folder.path() / "results.json.~1~");
+  REQUIRE(testing::read_text(*writer.kept_results()) == earlier_text);
+  test::require_same_run(next, read_results_file(path));
+  // What merge reads as a partial file, and every other reader refuses as one.
+  REQUIRE(is_partial_results_path(*writer.kept_partial()));
+  REQUIRE(read_results_or_partial(*writer.kept_partial()).cases.size() == 1);
+  REQUIRE_FALSE(is_partial_results_path(folder.path() / "results.json.~1~"));
+  REQUIRE_FALSE(is_partial_results_path(folder.path() / "x.partial.jsonl.~a~"));
+}
+
+TEST_CASE("an earlier final file stays whole at PATH until the new one replaces it at finish", "[report][writer]") {
   testing::ScratchFolder folder;
   const fs::path path = folder.path() / "results.json";
   const RunRecord first = test::make_seeded_run(1);
@@ -156,7 +193,7 @@ TEST_CASE("a target that cannot be written fails at construction with UsageError
     require_usage_error(folder.path() / "results.json", header, "existing folder");
   }
   SECTION("a folder that refuses new files, even to root") {
-    require_usage_error("/proc/vlbench-results.json", header, "cannot create /proc/vlbench-results.json.partial.jsonl");
+    require_usage_error("/proc/vlbench-results.json", header, "no file can be created in folder /proc");
   }
   SECTION("a folder without write permission") {
     if (::geteuid() == 0) {
@@ -166,7 +203,7 @@ TEST_CASE("a target that cannot be written fails at construction with UsageError
     const fs::path locked = folder.path() / "locked";
     fs::create_directory(locked);
     fs::permissions(locked, fs::perms::owner_read | fs::perms::owner_exec);
-    require_usage_error(locked / "results.json", header, "cannot create");
+    require_usage_error(locked / "results.json", header, "no file can be created in folder");
     fs::permissions(locked, fs::perms::owner_all);
   }
 }

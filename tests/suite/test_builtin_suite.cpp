@@ -113,6 +113,31 @@ TEST_CASE("a suite file with a definition beside it uses that definition", "[sui
                                     {(folder.path() / "definition.json").string(), "axes.head_dim.value", "128"});
 }
 
+TEST_CASE("a definition.json beside a suite file that is no readable file fails as that definition", "[suite]") {
+  // Issue 24: a folder or a symbolic link loop there was silently replaced by the built-in definition.
+  ScratchFolder folder;
+  const auto file = folder.write("cases.jsonl", vlb::testing::join_lines({vlb::testing::builtin_workload_lines()[0]}));
+  const auto definition = folder.path() / "definition.json";
+  SECTION("a folder") {
+    std::filesystem::create_directory(definition);
+    vlb::testing::require_input_error([&] { load_suite(file.string(), source_workloads_dir()); },
+                                      {definition.string(), "it is a folder, not a file"});
+  }
+  SECTION("a symbolic link loop") {
+    std::filesystem::create_symlink("definition.json", definition);
+    vlb::testing::require_input_error([&] { load_suite(file.string(), source_workloads_dir()); },
+                                      {definition.string(), "symbolic link that leads in a loop"});
+  }
+}
+
+TEST_CASE("a workloads folder that is missing or a file is named as the folder", "[suite]") {
+  ScratchFolder folder;
+  const auto file = folder.write("not-a-folder", "x");
+  vlb::testing::require_input_error([&] { load_suite("all", folder.path() / "absent"); },
+                                    {"workloads folder", "absent", "does not exist", "--workloads-dir"});
+  vlb::testing::require_input_error([&] { load_suite("all", file); }, {"workloads folder", "is not a folder"});
+}
+
 TEST_CASE("a missing suite file or folder is an InputError naming the path", "[suite]") {
   ScratchFolder folder;
   const std::string missing = (folder.path() / "no_such_suite.jsonl").string();

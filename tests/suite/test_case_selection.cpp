@@ -112,3 +112,14 @@ TEST_CASE("a custom size can never be taken for a uuid prefix", "[suite][selecti
   CHECK(cases[1].index == -1);
   CHECK(cases[1].shape == ProblemShape{3, 1, 196});
 }
+
+TEST_CASE("a case selected twice, however it is named, is a usage error naming both selectors", "[suite][selection]") {
+  const Suite& suite = builtin_suite();
+  require_usage_error([&] { select_cases(suite, {"0", "0"}); }, {"'0' and '0' both select #0 d48e8b5b"});
+  require_usage_error([&] { select_cases(suite, {"3", "15", "d48e8b5b", "0"}); },
+                      {"'d48e8b5b' and '0' both select #0"});
+  require_usage_error([&] { select_cases(suite, {"2x373x588", "2x373x588"}); },
+                      {"'2x373x588' and '2x373x588' both select custom B=2 Lq=373 Lv=588"});
+  // A custom size equal to a suite case's shape is another case (its own tolerance, no workload file).
+  CHECK(select_cases(suite, {"0", "2x256x392"}).size() == 2);
+}
