@@ -29,9 +29,9 @@ OutsideClockCalibration calibrate_outside_clock(std::span<const double> outside_
                                                 std::span<const double> cupti_ms);
 
 // How far a reported median may lie below (outside median - overhead) before it is a forgery: three calibration
-// spreads (at least 10 us), 3% of the call as the judge saw it (outside median - overhead: a real call's read-back
-// costs more than a calibration call's, up to about 2.7% of the call plus 20 us on the H200) and 2 us (the clocks'
-// resolution).
+// spreads (at least 40 us), 8% of the call as the judge saw it (outside median - overhead: a real call's read-back
+// costs more than a calibration call's, up to 5.4% of the call plus 25 us of noise on the H200) and 2 us (the
+// clocks' resolution). This slack is the margin a forged median has: docs/threat-model.md gives it per case.
 double outside_clock_slack_ms(const OutsideClockCalibration& calibration, double outside_median_ms);
 
 // The REWARD_HACK reason when `reported_median_ms` (of `timer`) is below the judge's view, else nullopt.
