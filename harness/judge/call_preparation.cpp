@@ -25,11 +25,12 @@ CallPreparation::CallPreparation(const Case& test_case, const CallPlacements& pl
 void CallPreparation::prepare(int call, const InputSettings& settings) {
   const std::array<void*, kNumInputs> inputs = placements_.inputs(call);
   source_.fill(settings, inputs, stream_);
-  poison_bf16(placements_.output(call), tensor_spec(TensorId::kOutput, shape_).elements(), stream_);
   // Keys from entropy: nothing the worker has seen predicts the workspace's bytes or the guard pattern.
   scramble_bytes(placements_.workspace(), placements_.workspace_bytes(), entropy_seed(), stream_);
   guard_key_ = entropy_seed();
   arm_guard_zones(placements_.guarded_buffers(call), guard_key_, stream_);
+  // The output last: whatever was written into it before the go (by anything that saw the inputs early) is gone.
+  poison_bf16(placements_.output(call), tensor_spec(TensorId::kOutput, shape_).elements(), stream_);
   before_ = fingerprint_inputs(read_only(inputs), shape_, stream_);  // synchronizes the stream
 }
 

@@ -189,9 +189,8 @@ void CaseSession::calibrate() {
 bool CaseSession::run_rounds() {
   for (int round = 0; round < schedule_.rounds(); ++round) {
     const InputSettings settings = schedule_.round_settings(round);
+    reference_->compute(settings);  // first, on the judge's own copy: the worker sees nothing of this call yet
     preparation_->prepare(round, settings);
-    const FusionArgs inputs = preparation_->arguments(round, stream_.get());
-    reference_->compute(inputs);
     const std::size_t free_before = free_device_memory();
     const HostCall called = call(CallKind::kRound, round, /*snapshot=*/true);
     note_memory();
@@ -215,7 +214,7 @@ bool CaseSession::run_rounds() {
     judged.positions = std::string(position_pattern_name(settings.positions));
     const bool passed = judged.status == CaseStatus::kPassed;
     if (context_.plan.dump_dir && !called.failure && (!passed || round + 1 == schedule_.rounds())) {
-      reference_->dump(*context_.plan.dump_dir, result_.solution, judged, inputs);
+      reference_->dump(*context_.plan.dump_dir, result_.solution, judged);
     }
     result_.correctness.push_back(judged);
     progress(round + 1);
@@ -288,8 +287,8 @@ void CaseSession::time_calls() {
   std::optional<Finding> broke_rules, first_wrong;
   for (int timed = 0; call_index < schedule_.max_calls(); ++timed, ++call_index) {
     const InputSettings inputs = schedule_.timing_settings();
+    reference_->compute(inputs);
     preparation_->prepare(call_index, inputs);
-    reference_->compute(preparation_->arguments(call_index, stream_.get()));
     flush_l2();
     numbers.push_back(next_call_);
     const HostCall called = call(CallKind::kTimed, call_index, /*snapshot=*/true);

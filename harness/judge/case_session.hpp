@@ -8,7 +8,9 @@
 //   4. the correctness rounds (seeded by --seed), each judged; the first failure ends the case;
 //   5. the warm-up and timed calls (seeds from entropy), L2 flushed before each; every timed call judged against the
 //      reference for its own inputs; CUPTI spans and the kernel-set audit; the worker's median against the judge's
-//      own clock and against the physical floor;
+//      own clock and against the physical floor.
+// For every judged call the reference comes first (on the judge's own copy of the inputs), then the call's inputs
+// where the worker sees them, so that they are visible to it only for the end of the judge's preparation;
 //   6. speed of light, SOL fraction and score for a PASSED case.
 #include <cuda_runtime.h>
 

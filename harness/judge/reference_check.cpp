@@ -21,6 +21,8 @@ std::size_t output_bytes(const ProblemShape& shape) { return tensor_spec(TensorI
 ReferenceCheck::ReferenceCheck(const Case& test_case, cudaStream_t stream)
     : test_case_(test_case),
       stream_(stream),
+      source_(test_case.workload, test_case.shape, stream),
+      inputs_(test_case.shape),
       reference_(std::make_unique<reference::GpuReference>()),
       snapshot_(output_bytes(test_case.shape)),
       reference_output_(output_bytes(test_case.shape)),
@@ -29,11 +31,14 @@ ReferenceCheck::ReferenceCheck(const Case& test_case, cudaStream_t stream)
 ReferenceCheck::~ReferenceCheck() = default;
 
 std::size_t ReferenceCheck::bytes_needed(const ProblemShape& shape) {
-  return 2 * output_bytes(shape) + reference::GpuReference().workspace_bytes(shape);
+  return DeviceInputs(shape).total_bytes() + 2 * output_bytes(shape) + reference::GpuReference().workspace_bytes(shape);
 }
 
-void ReferenceCheck::compute(const FusionArgs& call_inputs) {
-  FusionArgs args = make_fusion_args(test_case_.shape, call_inputs.inputs, reference_output_.as<bf16>(),
+void ReferenceCheck::compute(const InputSettings& settings) {
+  std::array<void*, kNumInputs> destinations{};
+  for (int i = 0; i < kNumInputs; ++i) destinations[i] = inputs_.data(static_cast<TensorId>(i));
+  source_.fill(settings, destinations, stream_);
+  FusionArgs args = make_fusion_args(test_case_.shape, inputs_.view(), reference_output_.as<bf16>(),
                                      reference_workspace_.data(), reference_workspace_.bytes(), stream_);
   reference_->run(args);
   VLB_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -73,20 +78,14 @@ CorrectnessRound ReferenceCheck::judge(const InputSettings& settings, std::optio
 }
 
 void ReferenceCheck::dump(const std::filesystem::path& folder, const std::string& solution,
-                          const CorrectnessRound& round, const FusionArgs& call_inputs) const {
+                          const CorrectnessRound& round) const {
   const std::map<std::string, std::string> metadata = {{"uuid", test_case_.uuid},
                                                        {"solution", solution},
                                                        {"seed", std::to_string(round.seed)},
                                                        {"positions", round.positions},
                                                        {"status", std::string(status_name(round.status))}};
-  const FusionInputs& in = call_inputs.inputs;
-  const std::array<const void*, kNumInputs> inputs = {
-      in.language_hidden_states.data, in.vision_hidden_states.data, in.language_position_ids.data,
-      in.vision_grid_thw.data,        in.q_proj_weight.data,        in.q_proj_bias.data,
-      in.k_proj_weight.data,          in.k_proj_bias.data,          in.v_proj_weight.data,
-      in.v_proj_bias.data,            in.o_proj_weight.data};
-  write_case_dump(dump_file_name(folder, test_case_.uuid, test_case_.shape), test_case_.shape, inputs,
-                  snapshot_.data(), reference_output_.data(), metadata, stream_);
+  write_case_dump(dump_file_name(folder, test_case_.uuid, test_case_.shape), inputs_, snapshot_.data(),
+                  reference_output_.data(), metadata, stream_);
 }
 
 }  // namespace vlb

@@ -60,8 +60,9 @@ TEST_CASE("an honest worker's calls: its figures, the judge's clock around them,
 }
 
 TEST_CASE("a worker that forges its times is out of reach of the judge's own clock", "[judge][protocol]") {
-  // The calibration: honest calls of known length. Then a worker that reports a tenth of what its calls take.
-  auto honest = start("honest", 20);
+  // The calibration: honest calls of known length. Then a worker that reports a tenth of what its calls take. The
+  // calls are long against what a loaded CI machine adds to a sleep (milliseconds).
+  auto honest = start("honest", 100);
   std::vector<double> outside, events;
   for (std::uint64_t call = 1; call <= 8; ++call) {
     const vlb::HostCall result = honest->run_call(call_number(call), nullptr);
@@ -70,9 +71,9 @@ TEST_CASE("a worker that forges its times is out of reach of the judge's own clo
   }
   const vlb::OutsideClockCalibration calibration = vlb::calibrate_outside_clock(outside, events, {});
   CHECK(calibration.overhead_ms >= 0);
-  CHECK(calibration.overhead_ms < 5);
+  CHECK(calibration.overhead_ms < 50);
 
-  auto forger = start("forges", 20);
+  auto forger = start("forges", 100);
   std::vector<double> reported, seen;
   for (std::uint64_t call = 1; call <= 8; ++call) {
     const vlb::HostCall result = forger->run_call(call_number(call), nullptr);
@@ -81,10 +82,12 @@ TEST_CASE("a worker that forges its times is out of reach of the judge's own clo
   }
   const double reported_median = vlb::compute_statistics(reported).median;
   const double outside_median = vlb::compute_statistics(seen).median;
-  CHECK(reported_median == Approx(2.0));
+  INFO("calibration overhead " << calibration.overhead_ms << " ms, spread " << calibration.spread_ms << " ms; outside "
+                               << outside_median << " ms, reported " << reported_median << " ms");
+  CHECK(reported_median == Approx(10.0));
   const auto violation = vlb::outside_clock_violation(reported_median, vlb::TimerKind::kEvents, outside_median, calibration);
   REQUIRE(violation.has_value());
-  CHECK_THAT(*violation, Catch::Contains("the judge's own clock saw") && Catch::Contains("median of 2.0000 ms"));
+  CHECK_THAT(*violation, Catch::Contains("the judge's own clock saw") && Catch::Contains("median of 10.0000 ms"));
   // The honest worker's own figures pass the same check.
   CHECK_FALSE(vlb::outside_clock_violation(vlb::compute_statistics(events).median, vlb::TimerKind::kEvents,
                                            vlb::compute_statistics(outside).median, calibration));
