@@ -19,7 +19,7 @@ inline constexpr int kCalibrationCalls = 24;
 struct OutsideClockCalibration {
   int calls = 0;
   double overhead_ms = 0;        // median of (outside - events)
-  double spread_ms = 0;          // p90 - p10 of (outside - events)
+  double spread_ms = 0;          // the interquartile range of (outside - events)
   std::optional<double> cupti_overhead_ms;  // median of (outside - CUPTI span), where CUPTI traced the calls
   bool operator==(const OutsideClockCalibration&) const = default;
 };
@@ -29,7 +29,7 @@ OutsideClockCalibration calibrate_outside_clock(std::span<const double> outside_
                                                 std::span<const double> cupti_ms);
 
 // How far a reported median may lie below (outside median - overhead) before it is a forgery: three calibration
-// spreads (at least 40 us), 8% of the call as the judge saw it (outside median - overhead: a real call's read-back
+// interquartile ranges (at least 50 us), 8% of the call as the judge saw it (outside median - overhead: a real call's read-back
 // costs more than a calibration call's, up to 5.4% of the call plus 25 us of noise on the H200) and 2 us (the
 // clocks' resolution). This slack is the margin a forged median has: docs/threat-model.md gives it per case.
 double outside_clock_slack_ms(const OutsideClockCalibration& calibration, double outside_median_ms);
