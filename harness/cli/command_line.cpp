@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 #include "harness/cli/option_rules.hpp"
@@ -52,10 +53,18 @@ struct CommandLine::Options {
   std::string export_results, export_reference, export_output = "traces.jsonl";
   std::string package_solution, package_output;
   std::string help_topic;
+  bool verbose = false;
+  bool nvtx_ranges = false;
+  std::string show_results;
+  std::vector<std::string> show_cases, show_solutions;
+  std::string profile_solution, profile_case, profile_tool = "ncu", profile_output, profile_set = "basic";
+  int profile_warmup = 2;
   CLI::App* compare = nullptr;
   CLI::App* export_traces = nullptr;
   CLI::App* package = nullptr;
   CLI::App* help = nullptr;
+  CLI::App* show = nullptr;
+  CLI::App* profile = nullptr;
   ScaleoutOptions scaleout;
 };
 
@@ -74,7 +83,18 @@ constexpr const char* kHelpExamples =
     "  vlbench package --solution template\n"
     "  vlbench -s reference --devices all --json results/run.json\n"
     "  vlbench merge shard-0.json shard-1.json -o results/run.json\n"
+    "  vlbench show results/run.json -c 0\n"
+    "  vlbench profile -s template -c 15 --tool ncu -o profiles/template_15\n"
     "  vlbench help compare";
+constexpr const char* kShowExamples =
+    "Examples:\n"
+    "  vlbench show results/run.json\n"
+    "  vlbench show results/h200/fused_b200.json -c 10 -s fused_b200";
+constexpr const char* kProfileExamples =
+    "Examples:\n"
+    "  vlbench profile -s template -c 15 --tool ncu -o profiles/template_15\n"
+    "  vlbench profile -s fused_b200 -c 10 --tool ncu --set full -o profiles/fused_b200_10\n"
+    "  vlbench profile -s fused_b200 -c 10 --tool nsys -o profiles/fused_b200_10";
 constexpr const char* kCompareExamples =
     "Examples:\n"
     "  vlbench compare A.json B.json --threshold 0.05\n"
@@ -105,7 +125,8 @@ void add_run_options(CLI::App& app, auto& o) {
                  "Case(s) of the suite: indices (0-15) or uuid prefixes (repeat or comma-separate)");
   app.add_option("--shape", o.shapes, "Custom size(s) BxLqxLv outside the suite, e.g. 2x373x588 (repeatable)");
   app.add_option("--atol", o.custom_atol, "Absolute tolerance for --shape cases")->capture_default_str();
-  app.add_option("--seed", o.seed, "Seed of the first correctness round (round r uses seed+r)")->capture_default_str();
+  app.add_option("--seed", o.seed, "Seed of the first correctness round (round r > 0 uses a seed keyed by (seed, r); "
+                 "warm-up and timed calls draw theirs from entropy)")->capture_default_str();
   app.add_option("--rounds", o.rounds, "Correctness rounds with fresh seeds")->check(CLI::Range(1, 100))
       ->capture_default_str();
   app.add_option("--positions", o.positions,
@@ -141,6 +162,43 @@ void add_run_options(CLI::App& app, auto& o) {
                "included, instead of the solution in one worker process per case and the reference only here");
   app.add_option("--case-timeout", o.case_timeout_s, "Seconds a (solution, case) may take before it is TIMEOUT")
       ->check(CLI::Range(1.0, 86400.0))->capture_default_str();
+  app.add_flag("--verbose,-v", o.verbose, "After the table, where each case's time went, kernel by kernel");
+  // Internal: how `vlbench profile` has the profiled run name its calls.
+  app.add_flag("--nvtx-ranges", o.nvtx_ranges)->group("");
+}
+
+void add_show_command(CLI::App& app, auto& o) {
+  o.show = app.add_subcommand("show", "Where a results file's cases spent their time, kernel by kernel");
+  o.show->footer(kShowExamples);
+  o.show->add_option("RESULTS", o.show_results, "Results JSON of a run")->required();
+  o.show->add_option("--case,-c", o.show_cases, "Case indices (repeat or comma-separate; default every case)");
+  o.show->add_option("--solution,-s", o.show_solutions, "Solutions (repeat or comma-separate; default every one)");
+}
+
+void add_profile_command(CLI::App& app, auto& o) {
+  o.profile = app.add_subcommand("profile", "Run one timed call of a case under Nsight Compute or Nsight Systems");
+  o.profile->footer(kProfileExamples);
+  o.profile->add_option("--solution,-s", o.profile_solution, "The solution")->required();
+  o.profile->add_option("--case,-c", o.profile_case, "One case: an index, a uuid prefix, or a size BxLqxLv")->required();
+  o.profile->add_option("--tool", o.profile_tool, "ncu (Nsight Compute) or nsys (Nsight Systems)")
+      ->check(CLI::IsMember({"ncu", "nsys"}))->capture_default_str();
+  o.profile->add_option("--output,-o", o.profile_output, "The report, without its extension")->required();
+  o.profile->add_option("--set", o.profile_set, "ncu's section set (basic, detailed, full, ...)")->capture_default_str();
+  o.profile->add_option("--warmup", o.profile_warmup, "Warm-up calls before the profiled one")
+      ->check(CLI::Range(0, 1000))->capture_default_str();
+}
+
+std::vector<int> case_indices(const std::vector<std::string>& values) {
+  std::vector<int> indices;
+  for (const std::string& item : split_list("-c/--case", values, true)) {
+    int index = -1;
+    const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), index);
+    if (error != std::errc() || end != item.data() + item.size() || index < 0) {
+      throw UsageError(fmt::format("vlbench show -c {}: a case index (0, 1, ...)", printable_text(item)));
+    }
+    indices.push_back(index);
+  }
+  return indices;
 }
 
 TimingSettings timing_settings(const auto& o) {
@@ -210,6 +268,8 @@ RunPlan make_plan(const auto& o, const std::vector<std::string>& arguments) {
   if (!o.dump.empty()) plan.dump_dir = o.dump;
   plan.isolation = !o.no_isolation;
   plan.case_timeout_s = o.case_timeout_s;
+  plan.nvtx_ranges = o.nvtx_ranges;
+  plan.verbose = o.verbose;
   plan.argv = arguments;
   plan.argv.insert(plan.argv.begin(), "vlbench");
   return plan;
@@ -225,8 +285,8 @@ std::string help_text(const CLI::App& app, const std::string& topic) {
                                                     CLI::AppFormatMode::Normal);
     }
   }
-  throw UsageError(fmt::format("vlbench help {}: no such command (the commands: compare, export, package, merge, help)",
-                               printable_text(topic)));
+  throw UsageError(fmt::format("vlbench help {}: no such command (the commands: compare, export, package, merge, show, "
+                               "profile, help)", printable_text(topic)));
 }
 
 }  // namespace
@@ -262,8 +322,11 @@ CommandLine::CommandLine() : options_(std::make_unique<Options>()), app_(std::ma
   options_->package->add_option("--output,-o", options_->package_output, "File to write (default NAME.solution.json)");
   options_->package->footer(kPackageExamples);
   add_scaleout_options(app, options_->scaleout);
+  add_show_command(app, *options_);
+  add_profile_command(app, *options_);
   options_->help = app.add_subcommand("help", "Print this help, or a command's (vlbench help compare)");
-  options_->help->add_option("COMMAND", options_->help_topic, "compare, export, package, merge or help");
+  options_->help->add_option("COMMAND", options_->help_topic,
+                              "compare, export, package, merge, show, profile or help");
   options_->help->footer(kHelpCommandExamples);
   app.require_subcommand(0, 1);
 }
@@ -274,7 +337,9 @@ Request CommandLine::parse(const std::vector<std::string>& arguments) {
   *options_ = Options{.compare = options_->compare,
                       .export_traces = options_->export_traces,
                       .package = options_->package,
-                      .help = options_->help};
+                      .help = options_->help,
+                      .show = options_->show,
+                      .profile = options_->profile};
   std::vector<std::string> reversed(arguments.rbegin(), arguments.rend());  // CLI11 takes them in reverse order
   Request request;
   try {
@@ -287,7 +352,8 @@ Request CommandLine::parse(const std::vector<std::string>& arguments) {
     throw UsageError(fmt::format("{} (run vlbench --help for the options)", error.what()));
   }
   const Options& o = *options_;
-  for (CLI::App* subcommand : {o.compare, o.export_traces, o.package, o.help, app_->get_subcommand("merge")}) {
+  for (CLI::App* subcommand :
+       {o.compare, o.export_traces, o.package, o.help, o.show, o.profile, app_->get_subcommand("merge")}) {
     if (subcommand->parsed()) check_no_run_options(*app_, subcommand->get_name());
   }
   if (o.help->parsed()) {
@@ -310,6 +376,19 @@ Request CommandLine::parse(const std::vector<std::string>& arguments) {
     request.export_traces.results_path = o.export_results;
     if (!o.export_reference.empty()) request.export_traces.reference_path = o.export_reference;
     request.export_traces.output_path = o.export_output;
+    return request;
+  } else if (o.show->parsed()) {
+    request.command = Command::kShow;
+    request.show = {o.show_results, case_indices(o.show_cases), split_list("-s/--solution", o.show_solutions, true)};
+    return request;
+  } else if (o.profile->parsed()) {
+    request.command = Command::kProfile;
+    request.profile.solution = o.profile_solution;
+    request.profile.case_selector = o.profile_case;
+    request.profile.tool = o.profile_tool == "nsys" ? ProfilerTool::kNsys : ProfilerTool::kNcu;
+    request.profile.output = o.profile_output;
+    request.profile.section_set = o.profile_set;
+    request.profile.warmup = o.profile_warmup;
     return request;
   } else if (options_->package->parsed()) {
     request.command = Command::kPackage;

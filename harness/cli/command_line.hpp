@@ -12,6 +12,7 @@
 #include "harness/export/package.hpp"
 #include "harness/export/traces.hpp"
 #include "harness/plan/run_plan.hpp"
+#include "harness/profile/profile.hpp"
 
 namespace CLI {
 class App;
@@ -20,7 +21,14 @@ class App;
 namespace vlb::cli {
 
 enum class Command {
-  kRun, kDryRun, kList, kCompare, kExport, kPackage, kMerge, kHelp, kVersion, kDeviceWorker
+  kRun, kDryRun, kList, kCompare, kExport, kPackage, kMerge, kShow, kProfile, kHelp, kVersion, kDeviceWorker
+};
+
+// `vlbench show RESULTS`: the per-kernel view of the cases of a results file (all, or those selected).
+struct ShowRequest {
+  std::filesystem::path results;
+  std::vector<int> cases;              // case indices; empty: every case
+  std::vector<std::string> solutions;  // empty: every solution
 };
 
 struct Request {
@@ -30,6 +38,8 @@ struct Request {
   ExportRequest export_traces;
   PackageRequest package;
   MergeRequest merge;
+  ShowRequest show;
+  ProfileRequest profile;
   std::string help_text;  // for kHelp
   std::vector<std::string> warnings;  // options the command ignores (printed, then the command runs)
   bool list_as_json = false;  // for kList: `--list --json`

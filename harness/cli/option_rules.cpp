@@ -25,7 +25,7 @@ const std::vector<std::string> kRunOnlyOptions = {
     "--seed",    "--rounds",  "--positions", "--max-abs-error", "--check-only", "--adaptive",     "--timer",
     "--warmup",  "--iterations", "--no-l2-flush", "--min-samples", "--min-time", "--target-noise", "--timeout",
     "--device",  "--devices", "--gpu-spec",  "--baseline",      "--dump",       "--no-isolation", "--case-timeout",
-    "--dry-run"};
+    "--dry-run", "--verbose", "--nvtx-ranges"};
 
 // Every option of a run (the top level), which no subcommand takes.
 const std::vector<std::string> kAllRunOptions = [] {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <vlbench_git.hpp>
 
+#include <algorithm>
 #include <exception>
 
 #include "harness/cli/command_line.hpp"
@@ -13,6 +14,9 @@
 #include "harness/cli/list_command.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/printable_text.hpp"
+#include "harness/profile/profile.hpp"
+#include "harness/report/breakdown_view.hpp"
+#include "harness/report/results_json.hpp"
 #include "harness/report/table.hpp"
 #include "harness/scaleout/device_fanout.hpp"
 #include "harness/scaleout/device_worker.hpp"
@@ -21,6 +25,25 @@
 
 namespace vlb::cli {
 namespace {
+
+int run_show_command(const ShowRequest& request, std::FILE* out) {
+  const RunRecord record = read_results_file(request.results);
+  int shown = 0;
+  for (const CaseResult& result : record.cases) {
+    const bool case_wanted = request.cases.empty() || std::find(request.cases.begin(), request.cases.end(),
+                                                                result.case_index) != request.cases.end();
+    const bool solution_wanted = request.solutions.empty() || std::find(request.solutions.begin(),
+                                                                        request.solutions.end(),
+                                                                        result.solution) != request.solutions.end();
+    if (!case_wanted || !solution_wanted) continue;
+    print_kernel_breakdown(out, result);
+    ++shown;
+  }
+  if (shown == 0) {
+    throw UsageError(fmt::format("{} holds no case of the selection (-c / -s)", printable_text(request.results.string())));
+  }
+  return 0;
+}
 
 // A run keeps an earlier run's files at its results path (ResultsWriter): it says which, where they went, whether
 // it finished or not.
@@ -44,6 +67,9 @@ int run_plan(const RunPlan& plan, std::FILE* out) {
   }
   print_case_table(out, result.record);
   print_summary(out, result.record);
+  if (plan.verbose) {
+    for (const CaseResult& result_case : result.record.cases) print_kernel_breakdown(out, result_case);
+  }
   if (plan.json_path) fmt::print(out, "Results written to {}\n", printable_text(plan.json_path->string()));
   report_kept();
   return static_cast<int>(result.any_failure ? ExitCode::kCaseFailed : ExitCode::kSuccess);
@@ -78,6 +104,11 @@ int run(const Request& request, std::FILE* out) {
       return run_package_command(request.package, out);
     case Command::kMerge:
       return run_merge_command(request.merge, out);
+    case Command::kShow:
+      return run_show_command(request.show, out);
+    case Command::kProfile:
+      run_profile(request.profile, out);
+      return 0;
     case Command::kDeviceWorker: {
       const RunOutput result = execute_device_worker(request.worker_folder, out);
       return static_cast<int>(result.any_failure ? ExitCode::kCaseFailed : ExitCode::kSuccess);

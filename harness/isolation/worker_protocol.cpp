@@ -1,6 +1,7 @@
 #include "harness/isolation/worker_protocol.hpp"
 
 #include <array>
+#include <functional>
 
 namespace vlb {
 namespace {
@@ -26,6 +27,11 @@ void JsonCodec<protocol::CallKind>::read(const JsonValue& node, protocol::CallKi
     }
     throw InputError("must be calibration, round, warmup or timed, got '" + name + "'");
   });
+}
+
+std::string protocol::span_name(const std::string& name) {
+  if (name.size() <= kMaxSpanNameChars) return name;
+  return fmt::format("{}...#{:016x}", name.substr(0, kMaxSpanNameChars - 21), std::hash<std::string>{}(name));
 }
 
 std::string protocol::message_type(const JsonDocument& body) {

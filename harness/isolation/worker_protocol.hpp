@@ -103,14 +103,28 @@ struct CalledMessage {  // worker -> judge, after done
   std::optional<std::string> failure;   // the solution threw, or a CUDA error came back from its call
 };
 
+// One kernel, memcpy or memset of a call: its name as an index into the span's names.
+struct SpanRecord {
+  int name = -1;
+  std::uint64_t start_ns = 0, end_ns = 0;
+  std::vector<int> grid, block;  // x, y, z; empty for a memcpy or memset
+};
+
+// At most this many records per span message, and names cut to this length, so that a message stays well under
+// kMaxChannelMessageBytes (a call with more records keeps its span, and is left out of the kernel breakdown).
+inline constexpr std::size_t kMaxSpanRecords = 512;
+inline constexpr std::size_t kMaxSpanNameChars = 1024;
+
 struct SpanMessage {  // worker -> judge: the CUPTI record of one call
   std::string type = "span";
   std::uint64_t call = 0;
   std::uint64_t first_start_ns = 0;
   std::uint64_t last_end_ns = 0;
   int record_count = 0;
-  std::vector<std::string> names;
+  std::vector<std::string> names;          // cut to kMaxSpanNameChars (span_name)
+  std::vector<std::string> display_names;  // each name's short form, made from the whole name (timing/kernel_breakdown)
   std::string last_ending_name;
+  std::vector<SpanRecord> records;
 };
 
 struct SpansDoneMessage {
@@ -128,6 +142,8 @@ struct RefusedMessage {  // worker -> judge, from the sandbox's SIGSYS handler
 };
 
 std::string_view call_kind_name(CallKind kind);  // "calibration", "round", "warmup", "timed"
+// A kernel's name as a span message carries it: cut to kMaxSpanNameChars, the cut marked with a hash of the whole.
+std::string span_name(const std::string& name);
 
 }  // namespace vlb::protocol
 
@@ -212,13 +228,22 @@ struct JsonFields<protocol::CalledMessage> {
                                           json_field("failure", &R::failure)};
 };
 template <>
+struct JsonFields<protocol::SpanRecord> {
+  using R = protocol::SpanRecord;
+  static constexpr auto list = std::tuple{json_field("name", &R::name), json_field("start_ns", &R::start_ns),
+                                          json_field("end_ns", &R::end_ns), json_field("grid", &R::grid),
+                                          json_field("block", &R::block)};
+};
+template <>
 struct JsonFields<protocol::SpanMessage> {
   using R = protocol::SpanMessage;
   static constexpr auto list = std::tuple{json_field("type", &R::type), json_field("call", &R::call),
                                           json_field("first_start_ns", &R::first_start_ns),
                                           json_field("last_end_ns", &R::last_end_ns),
                                           json_field("record_count", &R::record_count), json_field("names", &R::names),
-                                          json_field("last_ending_name", &R::last_ending_name)};
+                                          json_field("display_names", &R::display_names),
+                                          json_field("last_ending_name", &R::last_ending_name),
+                                          json_field("records", &R::records)};
 };
 template <>
 struct JsonFields<protocol::SpansDoneMessage> {

@@ -13,11 +13,13 @@
 #include "harness/judge/call_placements.hpp"
 #include "harness/judge/call_preparation.hpp"
 #include "harness/judge/call_schedule.hpp"
+#include "harness/judge/nvtx_range.hpp"
 #include "harness/judge/outside_clock.hpp"
 #include "harness/judge/reference_check.hpp"
 #include "harness/sol/physical_floor.hpp"
 #include "harness/timing/call_audit.hpp"
 #include "harness/timing/clocks.hpp"
+#include "harness/timing/kernel_breakdown.hpp"
 #include "harness/timing/l2_flusher.hpp"
 #include "harness/timing/stop_rule.hpp"
 
@@ -68,6 +70,8 @@ class CaseSession {
   // Runs one call on the host; `snapshot` copies its output aside the moment it is reported done.
   HostCall call(CallKind kind, int placement, bool snapshot);
   void flush_l2();
+  void reference(const InputSettings& settings);
+  void prepare(int call_index, const InputSettings& settings);
   void progress(int calls_done) const {
     if (context_.on_call) context_.on_call(calls_done);
   }
@@ -155,12 +159,24 @@ bool CaseSession::set_up() {
 }
 
 void CaseSession::flush_l2() {
+  const NvtxRange range(context_.plan.nvtx_ranges, "vlbench: L2 flush");
   if (flusher_) flusher_->flush(stream_.get(), static_cast<int>(next_call_));
   stream_.synchronize();
 }
 
+void CaseSession::reference(const InputSettings& settings) {
+  const NvtxRange range(context_.plan.nvtx_ranges, "vlbench: reference");
+  reference_->compute(settings);
+}
+
+void CaseSession::prepare(int call_index, const InputSettings& settings) {
+  const NvtxRange range(context_.plan.nvtx_ranges, "vlbench: prepare");
+  preparation_->prepare(call_index, settings);
+}
+
 HostCall CaseSession::call(CallKind kind, int placement, bool snapshot) {
   const std::function<void()> read_output = [&] {
+    const NvtxRange range(context_.plan.nvtx_ranges, "vlbench: read-back");
     reference_->take_snapshot(placements_->output(placement), placements_->output_bytes());
   };
   return host_.call(next_call_++, kind, *placements_, placement, snapshot ? read_output : std::function<void()>());
@@ -189,8 +205,8 @@ void CaseSession::calibrate() {
 bool CaseSession::run_rounds() {
   for (int round = 0; round < schedule_.rounds(); ++round) {
     const InputSettings settings = schedule_.round_settings(round);
-    reference_->compute(settings);  // first, on the judge's own copy: the worker sees nothing of this call yet
-    preparation_->prepare(round, settings);
+    reference(settings);  // first, on the judge's own copy: the worker sees nothing of this call yet
+    prepare(round, settings);
     const std::size_t free_before = free_device_memory();
     const HostCall called = call(CallKind::kRound, round, /*snapshot=*/true);
     note_memory();
@@ -229,7 +245,7 @@ bool CaseSession::run_rounds() {
 
 std::optional<Finding> CaseSession::run_warmups(int& call_index) {
   for (int warmup = 0; warmup < schedule_.warmup_calls(); ++warmup, ++call_index) {
-    preparation_->prepare(call_index, schedule_.timing_settings());
+    prepare(call_index, schedule_.timing_settings());
     flush_l2();
     const HostCall called = call(CallKind::kWarmup, call_index, /*snapshot=*/false);
     progress(call_index + 1);
@@ -253,6 +269,7 @@ void CaseSession::audit_spans(const std::vector<std::uint64_t>& numbers, TimingR
     audit.add(AuditedCall{static_cast<int>(i), timing.event_samples_ms[i], timing_stop_observed_[i], activities[i]});
   }
   for (std::string& violation : audit.violations()) timing.violations.push_back(std::move(violation));
+  timing.breakdown = kernel_breakdown(activities);
 }
 
 std::optional<std::string> CaseSession::outside_clock_check(TimingResult& timing) const {
@@ -287,8 +304,8 @@ void CaseSession::time_calls() {
   std::optional<Finding> broke_rules, first_wrong;
   for (int timed = 0; call_index < schedule_.max_calls(); ++timed, ++call_index) {
     const InputSettings inputs = schedule_.timing_settings();
-    reference_->compute(inputs);
-    preparation_->prepare(call_index, inputs);
+    reference(inputs);
+    prepare(call_index, inputs);
     flush_l2();
     numbers.push_back(next_call_);
     const HostCall called = call(CallKind::kTimed, call_index, /*snapshot=*/true);

@@ -4,12 +4,26 @@
 
 #include "harness/core/errors.hpp"
 #include "harness/inputs/input_set.hpp"
+#include "harness/judge/nvtx_range.hpp"
 #include "harness/worker/calibration_call.hpp"
 #include "harness/worker/solution_call.hpp"
 
 namespace vlb {
 
-LocalHost::LocalHost(const DeviceInfo& device, CallTimer& timer) : device_(device), timer_(timer) {}
+LocalHost::LocalHost(const DeviceInfo& device, CallTimer& timer, bool nvtx_ranges)
+    : device_(device), timer_(timer), nvtx_ranges_(nvtx_ranges) {}
+
+namespace {
+const char* range_name(protocol::CallKind kind) {
+  switch (kind) {
+    case protocol::CallKind::kCalibration: return "vlbench: calibration call";
+    case protocol::CallKind::kRound: return "vlbench: round";
+    case protocol::CallKind::kWarmup: return "vlbench: warm-up call";
+    case protocol::CallKind::kTimed: return "vlbench: timed call";
+  }
+  return "vlbench: call";
+}
+}  // namespace
 
 HostLoad LocalHost::load(const CatalogEntry& entry, const ProblemShape& shape) {
   shape_ = shape;
@@ -45,6 +59,7 @@ HostCall LocalHost::call(std::uint64_t call, protocol::CallKind kind, const Call
   HostCall result;
   const auto started = std::chrono::steady_clock::now();
   try {
+    const NvtxRange range(nvtx_ranges_, range_name(kind));
     const CallTiming timing = timer_.time(stream_.get(), calibration || kind == protocol::CallKind::kTimed, [&] {
       if (calibration) {
         launch_calibration_call(stream_.get());

@@ -15,7 +15,8 @@ namespace vlb {
 
 class LocalHost final : public SolutionHost {
  public:
-  LocalHost(const DeviceInfo& device, CallTimer& timer);
+  // `nvtx_ranges`: each call in an NVTX range named after its kind ("vlbench: timed call", ...).
+  LocalHost(const DeviceInfo& device, CallTimer& timer, bool nvtx_ranges = false);
   bool isolated() const override { return false; }
   bool cupti_available() const override { return timer_.cupti_available(); }
   void share(const CallPlacements&, std::size_t) override {}
@@ -28,6 +29,7 @@ class LocalHost final : public SolutionHost {
  private:
   const DeviceInfo& device_;
   CallTimer& timer_;
+  bool nvtx_ranges_;
   CudaStream stream_;
   ProblemShape shape_;
   std::shared_ptr<SolutionModule> module_;

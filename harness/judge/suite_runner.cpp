@@ -42,7 +42,7 @@ class LocalCases {
     if (context_lost_) return failed_case(entry.info.name, test_case, CaseStatus::kRuntimeError, *context_lost_);
     if (!timer_) timer_ = std::make_unique<CallTimer>();
     try {
-      LocalHost host(device_, *timer_);
+      LocalHost host(device_, *timer_, context.plan.nvtx_ranges);
       return run_case(context, host, entry, test_case);
     } catch (const Error& error) {
       if (!context_usable()) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <thread>
 
@@ -14,6 +15,38 @@ constexpr const char* kWorker = "the worker";
 
 double elapsed_ms(SteadyClock::time_point from, SteadyClock::time_point to) {
   return std::chrono::duration<double, std::milli>(to - from).count();
+}
+
+// What a span message claims, as a call's activity; ChannelError when its records do not fit it.
+CallActivity activity_of(const protocol::SpanMessage& span) {
+  CallActivity activity;
+  activity.first_start_ns = span.first_start_ns;
+  activity.last_end_ns = span.last_end_ns;
+  activity.record_count = span.record_count;
+  activity.names.insert(span.names.begin(), span.names.end());
+  activity.last_ending_name = span.last_ending_name;
+  for (const protocol::SpanRecord& record : span.records) {
+    const bool known_name = record.name >= 0 && static_cast<std::size_t>(record.name) < span.names.size();
+    const bool inside = record.start_ns <= record.end_ns && record.start_ns >= span.first_start_ns &&
+                        record.end_ns <= span.last_end_ns;
+    const bool dims = (record.grid.empty() && record.block.empty()) || (record.grid.size() == 3 && record.block.size() == 3);
+    if (!known_name || !inside || !dims) {
+      throw ChannelError(fmt::format("call {}'s span holds a record outside it or of no name", span.call));
+    }
+    ActivityRecord kept;
+    kept.name = span.names[static_cast<std::size_t>(record.name)];
+    if (span.display_names.size() == span.names.size()) {
+      kept.display_name = span.display_names[static_cast<std::size_t>(record.name)];
+    }
+    kept.start_ns = record.start_ns;
+    kept.end_ns = record.end_ns;
+    if (!record.grid.empty()) {
+      std::copy(record.grid.begin(), record.grid.end(), kept.grid.begin());
+      std::copy(record.block.begin(), record.block.end(), kept.block.begin());
+    }
+    activity.records.push_back(std::move(kept));
+  }
+  return activity;
 }
 
 }  // namespace
@@ -196,13 +229,11 @@ std::vector<CallActivity> WorkerHost::activities(const std::vector<std::uint64_t
     if (span.record_count > 0 && span.last_end_ns < span.first_start_ns) {
       broke_protocol(fmt::format("call {}'s span ends before it starts", span.call));
     }
-    CallActivity activity;
-    activity.first_start_ns = span.first_start_ns;
-    activity.last_end_ns = span.last_end_ns;
-    activity.record_count = span.record_count;
-    activity.names.insert(span.names.begin(), span.names.end());
-    activity.last_ending_name = span.last_ending_name;
-    found.push_back(std::move(activity));
+    try {
+      found.push_back(activity_of(span));
+    } catch (const ChannelError& error) {
+      broke_protocol(error.message());
+    }
   }
   if (found.size() != calls.size()) {
     broke_protocol(fmt::format("{} spans came back for {} traced calls", found.size(), calls.size()));

@@ -53,6 +53,8 @@ struct RunPlan {
   std::optional<std::filesystem::path> dump_dir;  // write a safetensors dump of each checked case here
   bool isolation = true;          // each (solution, case) in its own worker process, the reference in this one
   double case_timeout_s = 600;    // per (solution, case), with isolation
+  bool nvtx_ranges = false;       // name each call and the judge's work in NVTX ranges (for `vlbench profile`)
+  bool verbose = false;           // -v: the per-kernel breakdown of every case after the table
   std::vector<std::string> argv;  // as given, starting with "vlbench"
   bool operator==(const RunPlan&) const = default;
 };

@@ -60,6 +60,8 @@ struct JsonFields<RunPlan> {
                                           json_field("dump_dir", &R::dump_dir),
                                           json_field("isolation", &R::isolation),
                                           json_field("case_timeout_s", &R::case_timeout_s),
+                                          json_field("nvtx_ranges", &R::nvtx_ranges),
+                                          json_field("verbose", &R::verbose),
                                           json_field("argv", &R::argv)};
 };
 

@@ -70,6 +70,7 @@ void add_version_2_case_fields(JsonDocument& result) {
   timing.emplace(std::string(json_key(&TimingResult::outside_samples_ms)), JsonDocument::array());
   timing.emplace(std::string(json_key(&TimingResult::outside_clock)), nullptr);
   timing.emplace(std::string(json_key(&TimingResult::judged_calls)), JsonDocument::array());
+  timing.emplace(std::string(json_key(&TimingResult::breakdown)), nullptr);
 }
 
 std::int64_t schema_version_of(const JsonValue& root) { return check_schema(root); }

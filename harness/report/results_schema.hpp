@@ -153,6 +153,22 @@ struct JsonFields<OutsideClockRecord> {
 };
 
 template <>
+struct JsonFields<KernelShare> {
+  using R = KernelShare;
+  static constexpr auto list = std::tuple{json_field("name", &R::name), json_field("grid", &R::grid),
+                                          json_field("block", &R::block), json_field("median_ms", &R::median_ms),
+                                          json_field("share", &R::share)};
+};
+
+template <>
+struct JsonFields<KernelBreakdown> {
+  using R = KernelBreakdown;
+  static constexpr auto list = std::tuple{json_field("calls", &R::calls), json_field("span_ms", &R::span_ms),
+                                          json_field("kernels", &R::kernels), json_field("gaps_ms", &R::gaps_ms),
+                                          json_field("gaps_total_ms", &R::gaps_total_ms)};
+};
+
+template <>
 struct JsonFields<TimingResult> {
   using R = TimingResult;
   static constexpr auto list = std::tuple{json_field("samples_ms", &R::samples_ms),
@@ -161,6 +177,7 @@ struct JsonFields<TimingResult> {
                                           json_field("outside_samples_ms", &R::outside_samples_ms),
                                           json_field("outside_clock", &R::outside_clock),
                                           json_field("judged_calls", &R::judged_calls),
+                                          json_field("breakdown", &R::breakdown),
                                           json_field("stats", &R::stats),
                                           json_field("stop_reason", &R::stop_reason),
                                           json_field("clocks", &R::clocks),

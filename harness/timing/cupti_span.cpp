@@ -76,17 +76,18 @@ void CUPTIAPI on_buffer_requested(uint8_t** buffer, size_t* size, size_t* max_re
 }
 
 // Adds one record of GPU work to the call whose API call launched it (records of no open call are dropped).
-void attribute(State& shared, std::uint32_t correlation_id, std::uint64_t start, std::uint64_t end, std::string name) {
+void attribute(State& shared, std::uint32_t correlation_id, ActivityRecord record) {
   const auto found = shared.call_of_correlation.find(correlation_id);
   if (found == shared.call_of_correlation.end()) return;
   CallActivity& call = shared.calls.at(static_cast<std::size_t>(found->second));
-  if (call.record_count == 0 || start < call.first_start_ns) call.first_start_ns = start;
-  if (call.record_count == 0 || end > call.last_end_ns) {
-    call.last_end_ns = end;
-    call.last_ending_name = name;
+  if (call.record_count == 0 || record.start_ns < call.first_start_ns) call.first_start_ns = record.start_ns;
+  if (call.record_count == 0 || record.end_ns > call.last_end_ns) {
+    call.last_end_ns = record.end_ns;
+    call.last_ending_name = record.name;
   }
   ++call.record_count;
-  call.names.insert(std::move(name));
+  call.names.insert(record.name);
+  call.records.push_back(std::move(record));
 }
 
 void CUPTIAPI on_buffer_completed(CUcontext /*context*/, uint32_t /*stream_id*/, uint8_t* buffer, size_t /*size*/,
@@ -98,13 +99,15 @@ void CUPTIAPI on_buffer_completed(CUcontext /*context*/, uint32_t /*stream_id*/,
     while (cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS) {
       if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || record->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
         const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-        attribute(shared, kernel->correlationId, kernel->start, kernel->end, kernel->name ? kernel->name : "[kernel]");
+        attribute(shared, kernel->correlationId,
+                  {kernel->name ? kernel->name : "[kernel]", "", kernel->start, kernel->end,
+                   {kernel->gridX, kernel->gridY, kernel->gridZ}, {kernel->blockX, kernel->blockY, kernel->blockZ}});
       } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
         const auto* copy = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-        attribute(shared, copy->correlationId, copy->start, copy->end, "[memcpy]");
+        attribute(shared, copy->correlationId, {"[memcpy]", "", copy->start, copy->end, {}, {}});
       } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
         const auto* set = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
-        attribute(shared, set->correlationId, set->start, set->end, "[memset]");
+        attribute(shared, set->correlationId, {"[memset]", "", set->start, set->end, {}, {}});
       }
     }
     shared.spare_buffers.push_back(buffer);

@@ -63,6 +63,24 @@ struct OutsideClockRecord {
   bool operator==(const OutsideClockRecord&) const = default;
 };
 
+// One kernel (or memcpy, memset) of the timed calls, in launch order: timing/kernel_breakdown.hpp.
+struct KernelShare {
+  std::string name;                  // demangled and shortened
+  std::vector<int> grid, block;      // x, y, z (empty for a memcpy or memset)
+  double median_ms = 0;
+  double share = 0;                  // of the median span
+  bool operator==(const KernelShare&) const = default;
+};
+
+struct KernelBreakdown {
+  int calls = 0;                     // timed calls it is the median of
+  double span_ms = 0;                // median CUPTI span
+  std::vector<KernelShare> kernels;
+  std::vector<double> gaps_ms;       // median gap before kernel i + 1 (negative: an overlap)
+  double gaps_total_ms = 0;          // the sum of gaps_ms
+  bool operator==(const KernelBreakdown&) const = default;
+};
+
 struct TimingResult {
   std::vector<double> samples_ms;          // of the chosen timer, one per timed iteration
   std::vector<double> event_samples_ms;    // always recorded (the worker's CUDA events)
@@ -70,6 +88,7 @@ struct TimingResult {
   std::vector<double> outside_samples_ms;  // the judge's own clock of each timed call (go -> its read of the output)
   std::optional<OutsideClockRecord> outside_clock;  // its calibration (isolation only)
   std::vector<TimedCallCheck> judged_calls;         // every timed call, judged against the reference
+  std::optional<KernelBreakdown> breakdown;         // per kernel, where CUPTI traced the timed calls
   Statistics stats;                        // of samples_ms
   std::string stop_reason;                 // "iterations", "min_samples+noise", "timeout", ...
   ClockTelemetry clocks;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -11,6 +12,7 @@
 #include "harness/core/errors.hpp"
 #include "harness/inputs/input_set.hpp"
 #include "harness/isolation/sandbox.hpp"
+#include "harness/timing/kernel_breakdown.hpp"
 #include "harness/worker/calibration_call.hpp"
 #include "harness/worker/solution_call.hpp"
 
@@ -21,6 +23,30 @@ constexpr const char* kJudge = "the judge";
 
 protocol::SandboxRecord sandbox_record(const SandboxReport& report) {
   return {report.landlock_abi, report.seccomp, report.enforced, report.missing};
+}
+
+protocol::SpanMessage span_message(std::uint64_t call, const CallActivity& activity) {
+  protocol::SpanMessage span;
+  span.call = call;
+  span.first_start_ns = activity.first_start_ns;
+  span.last_end_ns = activity.last_end_ns;
+  span.record_count = activity.record_count;
+  for (const std::string& name : activity.names) {
+    span.names.push_back(protocol::span_name(name));
+    span.display_names.push_back(short_kernel_name(name));
+  }
+  span.last_ending_name = protocol::span_name(activity.last_ending_name);
+  if (activity.records.size() > protocol::kMaxSpanRecords) return span;
+  for (const ActivityRecord& record : activity.records) {
+    const auto found = std::find(span.names.begin(), span.names.end(), protocol::span_name(record.name));
+    protocol::SpanRecord sent{static_cast<int>(found - span.names.begin()), record.start_ns, record.end_ns, {}, {}};
+    if (record.grid[0] > 0) {
+      sent.grid.assign(record.grid.begin(), record.grid.end());
+      sent.block.assign(record.block.begin(), record.block.end());
+    }
+    span.records.push_back(std::move(sent));
+  }
+  return span;
 }
 
 }  // namespace
@@ -147,14 +173,7 @@ void WorkerSession::send_spans(const protocol::SpansRequest& request) {
   const std::vector<CallActivity> activities = timer_.activities(indices);
   for (std::size_t i = 0; i < activities.size(); ++i) {
     const CallActivity& activity = activities[i];
-    protocol::SpanMessage span;
-    span.call = calls[i];
-    span.first_start_ns = activity.first_start_ns;
-    span.last_end_ns = activity.last_end_ns;
-    span.record_count = activity.record_count;
-    span.names.assign(activity.names.begin(), activity.names.end());
-    span.last_ending_name = activity.last_ending_name;
-    protocol::send_message(channel_, span);
+    protocol::send_message(channel_, span_message(calls[i], activity));
   }
   protocol::send_message(channel_, protocol::SpansDoneMessage{});
 }

@@ -65,7 +65,7 @@ def inline_commands(text):
         yield text[:match.start()].count("\n") + 1, command
 
 
-HELP_COMMANDS = ("compare", "export", "package", "merge", "help")
+HELP_COMMANDS = ("compare", "export", "package", "merge", "show", "profile", "help")
 
 
 def help_examples(command=None):
@@ -103,6 +103,8 @@ def how_to_run(step):
     words = step.split()
     if words[0] in ("vlbench", "build/vlbench"):
         arguments = words[1:]
+        if arguments and arguments[0] == "profile" and "--help" not in arguments:
+            return GPU  # a profiler and a GPU: the GPU half runs it
         if not arguments or arguments[0] in HELP_COMMANDS or \
                 {"--list", "--help", "--version", "--dry-run"} & set(arguments):
             return CPU

@@ -103,6 +103,14 @@ TimingResult make_timing(std::mt19937_64& rng, double median_ms, double relative
   }
   timing.outside_clock = OutsideClockRecord{24, overhead_ms, uniform(rng, 0.001, 0.004), overhead_ms * 1.02,
                                             uniform(rng, 0.01, 0.03)};
+  KernelBreakdown breakdown;
+  breakdown.calls = count;
+  breakdown.span_ms = median_ms * 0.98;
+  breakdown.kernels = {{"q_projection<…>", {132, 1, 1}, {384, 1, 1}, median_ms * 0.5, 0.51},
+                       {"[memcpy]", {}, {}, median_ms * 0.4, 0.41}};
+  breakdown.gaps_ms = {median_ms * 0.08};
+  breakdown.gaps_total_ms = median_ms * 0.08;
+  timing.breakdown = breakdown;
   timing.samples_ms = timing.event_samples_ms;
   timing.stats = statistics_of(timing.samples_ms);
   timing.stop_reason = "iterations";
