@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Plots vlbench results files (docs/results-schema.md): per workload, each solution's latency beside T_SOL and the
-baseline T_b, then SOL% and, where the results carry it, the leaderboard score. Writes PNGs into --out.
+baseline T_b, then SOL% and, where the results carry it, the leaderboard score, and a roofline: each case a point
+(arithmetic intensity FLOPs/bytes, achieved TFLOP/s = FLOPs / latency) under the GPU's ceilings, every entry of
+workloads/gpus.json for the results' GPU (datasheet and measured), one colour per solution and one for the baseline
+T_b. Writes PNGs into --out.
 
     python3 scripts/plot.py results/h200-fused.json results/h200-template.json --out plots/
 
@@ -18,6 +21,8 @@ from pathlib import Path
 plt = None  # matplotlib.pyplot, imported once the arguments are read (so that --help needs no matplotlib)
 
 
+# The GPUs' ceilings (dense bf16 TFLOP/s, TB/s) that vlbench's SOL figures use.
+GPU_SPECS = Path(__file__).resolve().parents[1] / "workloads" / "gpus.json"
 # Where scripts/setup.sh installs the Python packages python3 lacks.
 SETUP_SITE = Path(__file__).resolve().parents[1] / "third_party" / "python"
 # No call takes longer than the longest --case-timeout (86400 s): vlbench's readers reject longer latencies too.
@@ -78,11 +83,18 @@ def checked_latency(path, index, case, statistic):
 
 
 def load_results(paths, statistic):
-    """-> (workloads: key -> {label, t_sol, baseline}, series: solution label -> key -> case summary)."""
+    """-> (workloads: key -> {label, t_sol, baseline, flops, bytes}, series: solution label -> key -> case summary,
+    gpu_keys: the gpus.json keys the files' SOL figures used, baseline_name: what T_b is)."""
     workloads, series = {}, OrderedDict()
-    solutions_seen = {}
+    solutions_seen, gpu_keys, baseline_names = {}, [], []
     for path in paths:
         document = read_document(path)
+        gpu_key = (document.get("environment") or {}).get("gpu_spec_key")
+        if isinstance(gpu_key, str) and gpu_key and gpu_key not in gpu_keys:
+            gpu_keys.append(gpu_key)
+        baseline_source = (document.get("settings") or {}).get("baseline_source")
+        if isinstance(baseline_source, str) and baseline_source and baseline_source not in baseline_names:
+            baseline_names.append(baseline_source)
         cases = document.get("cases")
         if not isinstance(cases, list):
             fail(f"{path}: /cases: missing, or not an array")
@@ -99,7 +111,10 @@ def load_results(paths, statistic):
             # The same solution in two files (two GPUs, two commits): tell them apart by file.
             label = solution if solutions_seen.setdefault(solution, path) == path else f"{solution} ({Path(path).stem})"
             entry = workloads.setdefault(key, {"order": order, "dims": dims, "t_sol": None, "baseline": None,
-                                               "index": case["case_index"]})
+                                               "index": case["case_index"], "flops": None, "bytes": None})
+            work = case.get("work") or {}
+            if all(is_positive_number(work.get(field)) for field in ("flops", "bytes")):
+                entry["flops"], entry["bytes"] = work["flops"], work["bytes"]
             if case.get("sol") and case["sol"].get("t_sol_ms") is not None:
                 entry["t_sol"] = case["sol"]["t_sol_ms"]
             if case.get("baseline_ms") is not None:
@@ -115,7 +130,85 @@ def load_results(paths, statistic):
     if not series:
         fail("the results files hold no case")
     ordered = OrderedDict(sorted(workloads.items(), key=lambda item: item[1]["order"]))
-    return ordered, series
+    return ordered, series, gpu_keys, baseline_names
+
+
+def is_positive_number(value):
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and value > 0
+
+
+def gpu_ceilings(gpu_keys, specs_path=GPU_SPECS):
+    """[(key, TFLOP/s, TB/s)]: every gpus.json entry of the results' GPUs, a GPU being a key up to its first '_'
+    (H200_SXM, the datasheet the SOL figures use, brings H200_measured). Empty when the file or the keys are missing:
+    the roofline is then drawn without ceilings, and says so."""
+    try:
+        specs = json.loads(Path(specs_path).read_text())
+    except (OSError, ValueError):
+        return []
+    families = {key.split("_")[0] for key in gpu_keys}
+    ceilings = []
+    for spec in specs if isinstance(specs, list) else []:
+        key = spec.get("key") if isinstance(spec, dict) else None
+        if not isinstance(key, str) or key.split("_")[0] not in families:
+            continue
+        tflops, bandwidth = spec.get("dense_bf16_tflops"), spec.get("memory_tb_per_s")
+        if is_positive_number(tflops) and is_positive_number(bandwidth):
+            ceilings.append((key, float(tflops), float(bandwidth)))
+    return ceilings
+
+
+def roofline_points(workloads, series, baseline_name):
+    """[(label, [(case label, FLOPs per byte, achieved TFLOP/s)])]: one entry per solution with a timed case, then
+    the baseline T_b where the results carry it."""
+    def points(latencies):
+        drawn = []
+        for key, latency in latencies.items():
+            entry = workloads[key]
+            if latency is None or entry["flops"] is None:
+                continue
+            label = f"#{entry['index']}" if entry["index"] >= 0 else "custom"
+            drawn.append((label, entry["flops"] / entry["bytes"], entry["flops"] / (latency * 1e-3) / 1e12))
+        return drawn
+    result = [(label, points({k: c["latency"] for k, c in cases.items()})) for label, cases in series.items()]
+    baseline = points({k: w["baseline"] for k, w in workloads.items()})
+    if baseline:
+        result.append((f"baseline T_b ({baseline_name})" if baseline_name else "baseline T_b", baseline))
+    return [(label, drawn) for label, drawn in result if drawn]
+
+
+def plot_roofline(workloads, series, gpu_keys, baseline_names, statistic, out):
+    figure, axes = plt.subplots(figsize=(9, 6))
+    # The baseline's source is a sentence: its first clause names it.
+    baseline_name = baseline_names[0].split(":")[0] if len(baseline_names) == 1 else None
+    groups = roofline_points(workloads, series, baseline_name)
+    intensities = [x for _, drawn in groups for _, x, _ in drawn] or [1.0]
+    low, high = min(intensities) / 3, max(intensities) * 3
+    ceilings = gpu_ceilings(gpu_keys)
+    for (key, tflops, bandwidth), style in zip(ceilings, ["-", "--", ":", "-."] * 4):
+        ridge = tflops / bandwidth  # FLOP/byte where the memory roof meets the compute roof
+        xs = sorted({low, high, min(max(ridge, low), high)})
+        axes.plot(xs, [min(tflops, x * bandwidth) for x in xs], color="black", linestyle=style, linewidth=1,
+                  label=f"{key}: {tflops:g} TFLOP/s, {bandwidth:g} TB/s")
+    markers = ["o", "s", "^", "D", "v", "P", "X", "*"]
+    for slot, (label, drawn) in enumerate(groups):
+        axes.scatter([x for _, x, _ in drawn], [y for _, _, y in drawn], marker=markers[slot % len(markers)],
+                     s=28, label=label, zorder=3)
+        for name, x, y in drawn:
+            axes.annotate(name, (x, y), fontsize=6, xytext=(3, 2), textcoords="offset points")
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlim(low, high)
+    axes.set_xlabel("arithmetic intensity, FLOP per byte (the case's work.flops / work.bytes)")
+    axes.set_ylabel(f"achieved TFLOP/s (work.flops / {statistic} latency)")
+    title = "Roofline" + (f" ({', '.join(gpu_keys)})" if gpu_keys else "")
+    if not ceilings:
+        title += ": no ceilings (the results name no GPU of workloads/gpus.json)"
+    axes.set_title(title)
+    axes.grid(which="both", alpha=0.3)
+    axes.legend(fontsize=7, loc="lower right")
+    figure.tight_layout()
+    figure.savefig(out, dpi=150)
+    plt.close(figure)
 
 
 def workload_label(entry):
@@ -188,17 +281,19 @@ def main():
     parser.add_argument("--statistic", default="median", choices=["median", "mean", "min", "p10", "p90"],
                         help="which latency statistic to plot (default: median, the leaderboard's)")
     args = parser.parse_args()
-    workloads, series = load_results(args.results, args.statistic)  # bad input is reported with or without matplotlib
+    # Bad input is reported with or without matplotlib.
+    workloads, series, gpu_keys, baseline_names = load_results(args.results, args.statistic)
     import_matplotlib()
     args.out.mkdir(parents=True, exist_ok=True)
-    written = [args.out / "latency.png", args.out / "sol_percent.png"]
+    written = [args.out / "latency.png", args.out / "sol_percent.png", args.out / "roofline.png"]
     plot_latency(workloads, series, args.statistic, written[0])
+    plot_roofline(workloads, series, gpu_keys, baseline_names, args.statistic, written[2])
     plot_metric(workloads, series, "sol_percent", "SOL % (T_SOL / latency)", "Speed of light reached per workload",
                 100.0, written[1])
     if any(c["score"] is not None for cases in series.values() for c in cases.values()):
         written.append(args.out / "score.png")
         plot_metric(workloads, series, "score", "score S (0.5 = baseline, 1 = T_SOL)", "Leaderboard score per workload",
-                    0.5, written[2])
+                    0.5, written[-1])
     for path in written:
         print(f"wrote {path}")
 

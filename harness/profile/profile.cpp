@@ -80,9 +80,10 @@ void print_ncu_summary(std::FILE* out, const std::filesystem::path& tool, const 
   const ScratchDir scratch("profile-summary");
   std::string metrics;
   for (const std::string& metric : ncu_summary_metrics()) metrics += (metrics.empty() ? "" : ",") + metric;
-  const std::string csv = run_and_capture(
-      tool, {"ncu", "--import", report.string(), "--csv", "--page", "raw", "--metrics", metrics}, scratch.path(),
-      "reading the report back (ncu --import)");
+  // Mangled names, so that they shorten the way the breakdown's do.
+  const std::vector<std::string> import = {"ncu", "--import", report.string(), "--csv", "--page", "raw",
+                                           "--print-kernel-base", "mangled", "--metrics", metrics};
+  const std::string csv = run_and_capture(tool, import, scratch.path(), "reading the report back (ncu --import)");
   const std::vector<ProfiledKernel> kernels = parse_ncu_raw_csv(csv);
   fmt::print(out, "{:<60} {:>12} {:>8} {:>8} {:>10}\n", "kernel", "duration us", "SM %", "memory %", "occupancy %");
   for (const ProfiledKernel& kernel : kernels) {
@@ -127,8 +128,7 @@ std::filesystem::path find_profiler(ProfilerTool tool, const std::vector<std::fi
                           "profile with --tool ncu");
 }
 
-std::vector<std::string> profiler_command(const ProfileRequest& request, const std::filesystem::path& tool,
-                                          const std::filesystem::path& vlbench) {
+std::vector<std::string> profiler_command(const ProfileRequest& request, const std::filesystem::path& vlbench) {
   std::vector<std::string> command;
   if (request.tool == ProfilerTool::kNcu) {
     command = {"ncu", "--target-processes", "all", "--clock-control", "none", "--nvtx", "--nvtx-include",
@@ -140,7 +140,6 @@ std::vector<std::string> profiler_command(const ProfileRequest& request, const s
                kTimedCallRange, "--env-var", "NSYS_NVTX_PROFILER_REGISTER_ONLY=0", "--force-overwrite", "true",
                "--output", request.output.string()};
   }
-  (void)tool;
   const char* selector_option = is_custom_size(request.case_selector) ? "--shape" : "--case";
   const std::vector<std::string> run = {vlbench.string(), "--solution", request.solution, selector_option,
                                         request.case_selector, "--rounds", "1", "--warmup",
@@ -209,7 +208,7 @@ std::filesystem::path run_profile(const ProfileRequest& request, std::FILE* out)
   std::error_code error;
   if (request.output.has_parent_path()) std::filesystem::create_directories(request.output.parent_path(), error);
   const std::filesystem::path log = request.output.string() + ".log";
-  const std::vector<std::string> command = profiler_command(request, tool, std::filesystem::read_symlink(own_executable()));
+  const std::vector<std::string> command = profiler_command(request, std::filesystem::read_symlink(own_executable()));
   fmt::print(out, "profiling one timed call of {} on {} with {} (log: {})\n", request.solution, request.case_selector,
              tool_name(request.tool), printable_text(log.string()));
   ChildProcess profiler(tool, command, log);

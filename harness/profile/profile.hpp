@@ -30,9 +30,8 @@ struct ProfileRequest {
 std::filesystem::path find_profiler(ProfilerTool tool, const std::vector<std::filesystem::path>& folders);
 std::vector<std::filesystem::path> profiler_search_path();  // $PATH's folders, then /usr/local/cuda/bin
 
-// The profiler's command line for `vlbench` (program first).
-std::vector<std::string> profiler_command(const ProfileRequest& request, const std::filesystem::path& tool,
-                                          const std::filesystem::path& vlbench);
+// The profiler's command line (its argv, the tool's name first) around `vlbench`.
+std::vector<std::string> profiler_command(const ProfileRequest& request, const std::filesystem::path& vlbench);
 
 // One kernel of the profile as Nsight Compute reports it.
 struct ProfiledKernel {

@@ -53,7 +53,7 @@ TEST_CASE("the profiler's command: clocks untouched, the timed call's range, the
   request.solution = "fused_b200";
   request.case_selector = "10";
   request.output = "profiles/case10";
-  const auto ncu = vlb::profiler_command(request, "/x/ncu", "/b/vlbench");
+  const auto ncu = vlb::profiler_command(request, "/b/vlbench");
   CHECK(ncu.front() == "ncu");
   for (const char* expected : {"--clock-control", "none", "--nvtx", "--nvtx-include", "vlbench: timed call/",
                                "--export", "profiles/case10", "/b/vlbench", "--no-isolation", "--nvtx-ranges"}) {
@@ -62,7 +62,7 @@ TEST_CASE("the profiler's command: clocks untouched, the timed call's range, the
   }
   request.tool = vlb::ProfilerTool::kNsys;
   request.case_selector = "2x37x196";
-  const auto nsys = vlb::profiler_command(request, "/x/nsys", "/b/vlbench");
+  const auto nsys = vlb::profiler_command(request, "/b/vlbench");
   CHECK(contains(nsys, "--capture-range"));
   CHECK(contains(nsys, "vlbench: timed call"));
   CHECK(contains(nsys, "--shape"));  // a size is a --shape, not a -c
