@@ -80,9 +80,9 @@ void print_ncu_summary(std::FILE* out, const std::filesystem::path& tool, const 
   const ScratchDir scratch("profile-summary");
   std::string metrics;
   for (const std::string& metric : ncu_summary_metrics()) metrics += (metrics.empty() ? "" : ",") + metric;
-  // Mangled names, so that they shorten the way the breakdown's do.
+  // Demangled by ncu (whose demangler reads every name nvcc writes), then shortened as the breakdown's names are.
   const std::vector<std::string> import = {"ncu", "--import", report.string(), "--csv", "--page", "raw",
-                                           "--print-kernel-base", "mangled", "--metrics", metrics};
+                                           "--metrics", metrics};
   const std::string csv = run_and_capture(tool, import, scratch.path(), "reading the report back (ncu --import)");
   const std::vector<ProfiledKernel> kernels = parse_ncu_raw_csv(csv);
   fmt::print(out, "{:<60} {:>12} {:>8} {:>8} {:>10}\n", "kernel", "duration us", "SM %", "memory %", "occupancy %");

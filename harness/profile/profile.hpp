@@ -1,7 +1,7 @@
 #pragma once
 // One timed call under a profiler, in one command (`vlbench profile`): vlbench runs the case's protocol up to one
 // timed call under Nsight Compute or Nsight Systems, with that call alone in an NVTX range ("vlbench: timed call"; the
-// judge's own work in ranges of its own), so that the profiler sees the solution's kernels of that call and nothing
+// calibration calls, rounds and warm-ups in ranges of their own, the timer's lead-in kernel in none), so that the profiler sees the solution's kernels of that call and nothing
 // else; then it says where the report went and prints the few numbers a user reads first. The profiled run is
 // in-process (--no-isolation): a profiler's injection talks to its front end over sockets, which the worker's sandbox
 // refuses. Clocks are never changed (ncu --clock-control none). Nothing of a profiled run is a judged result.

@@ -3,19 +3,70 @@
 #include <cxxabi.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <memory>
-#include <regex>
+#include <string_view>
 
 #include "harness/timing/statistics.hpp"
 
 namespace vlb {
 namespace {
 
-std::string demangled(const std::string& name) {
+constexpr std::string_view kAnonymous = "(anonymous namespace)";
+
+std::optional<std::string> demangled(const std::string& name) {
   int status = 0;
   std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
-  return status == 0 && text ? std::string(text.get()) : name;
+  if (status != 0 || !text) return std::nullopt;
+  return std::string(text.get());
+}
+
+// What a mangled name the demangler refuses still says plainly (nvcc mangles some CUTLASS kernels in ways libstdc++'s
+// demangler rejects): the function's own name, its namespaces dropped, "<…>" where template arguments follow.
+// "_ZN7cutlass13device_kernelINS_4gemm..." -> "device_kernel<…>"; nullopt where even that is not there.
+std::optional<std::string> leading_name(const std::string& mangled) {
+  std::size_t at = 2;  // after "_Z"
+  const bool nested = at < mangled.size() && mangled[at] == 'N';
+  if (nested) ++at;
+  std::string last;
+  while (at < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[at]))) {
+    std::size_t length = 0;
+    while (at < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[at])) && length < 100000) {
+      length = length * 10 + static_cast<std::size_t>(mangled[at++] - '0');
+    }
+    if (length == 0 || length > mangled.size() - at) return std::nullopt;
+    last = mangled.substr(at, length);
+    at += length;
+    if (!nested) break;
+  }
+  if (last.empty()) return std::nullopt;
+  return at < mangled.size() && mangled[at] == 'I' ? last + "<…>" : last;
+}
+
+bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// "vlb::fused_b200::Config<cute::tuple<int>>" -> "Config<tuple<int>>": every qualifier (an identifier, or
+// "(anonymous namespace)", before "::") dropped, in one pass (a regex backtracks quadratically on long names).
+std::string without_qualifiers(const std::string& name) {
+  std::string out;
+  for (std::size_t i = 0; i < name.size();) {
+    if (name.compare(i, 2, "::") != 0) {
+      out += name[i++];
+      continue;
+    }
+    std::size_t start = out.size();
+    while (start > 0 && is_identifier_char(out[start - 1])) --start;
+    if (start == out.size() && out.ends_with(kAnonymous)) start -= kAnonymous.size();
+    out.erase(start);
+    i += 2;
+  }
+  return out;
+}
+
+std::string cut(std::string name) {
+  if (name.size() > kMaxShortNameChars) name = name.substr(0, kMaxShortNameChars - 1) + "…";
+  return name;
 }
 
 // The part before the top-level parameter list, without a leading return type.
@@ -23,6 +74,10 @@ std::string function_name(const std::string& signature) {
   int depth = 0;
   std::size_t end = signature.size();
   for (std::size_t i = 0; i < signature.size(); ++i) {
+    if (signature.compare(i, kAnonymous.size(), kAnonymous) == 0) {
+      i += kAnonymous.size() - 1;  // a namespace, not the parameter list
+      continue;
+    }
     if (signature[i] == '<') ++depth;
     if (signature[i] == '>') --depth;
     if (signature[i] == '(' && depth == 0 && i > 0) {
@@ -59,11 +114,18 @@ std::string elide_deep_templates(const std::string& name) {
 }  // namespace
 
 std::string short_kernel_name(const std::string& name) {
-  if (name.rfind("_Z", 0) != 0) return name.size() <= kMaxShortNameChars ? name : name.substr(0, kMaxShortNameChars - 1) + "…";
-  static const std::regex qualifier(R"((\(anonymous namespace\)|[A-Za-z_][A-Za-z0-9_]*)::)");
-  std::string shortened = std::regex_replace(elide_deep_templates(function_name(demangled(name))), qualifier, "");
-  if (shortened.size() > kMaxShortNameChars) shortened = shortened.substr(0, kMaxShortNameChars - 1) + "…";
-  return shortened;
+  std::optional<std::string> signature = name;  // a name that is not mangled: a plain one, or one demangled already
+  if (name.rfind("_Z", 0) == 0) {
+    signature = demangled(name);
+    if (!signature) return cut(leading_name(name).value_or(name));
+  }
+  return cut(without_qualifiers(elide_deep_templates(function_name(*signature))));
+}
+
+const std::string& ShortKernelNames::of(const std::string& name) {
+  const auto found = made_.find(name);
+  if (found != made_.end()) return found->second;
+  return made_.emplace(name, short_kernel_name(name)).first->second;
 }
 
 std::optional<KernelBreakdown> kernel_breakdown(const std::vector<CallActivity>& calls) {

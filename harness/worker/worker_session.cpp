@@ -25,7 +25,7 @@ protocol::SandboxRecord sandbox_record(const SandboxReport& report) {
   return {report.landlock_abi, report.seccomp, report.enforced, report.missing};
 }
 
-protocol::SpanMessage span_message(std::uint64_t call, const CallActivity& activity) {
+protocol::SpanMessage span_message(std::uint64_t call, const CallActivity& activity, ShortKernelNames& short_names) {
   protocol::SpanMessage span;
   span.call = call;
   span.first_start_ns = activity.first_start_ns;
@@ -33,7 +33,7 @@ protocol::SpanMessage span_message(std::uint64_t call, const CallActivity& activ
   span.record_count = activity.record_count;
   for (const std::string& name : activity.names) {
     span.names.push_back(protocol::span_name(name));
-    span.display_names.push_back(short_kernel_name(name));
+    span.display_names.push_back(short_names.of(name));
   }
   span.last_ending_name = protocol::span_name(activity.last_ending_name);
   if (activity.records.size() > protocol::kMaxSpanRecords) return span;
@@ -173,7 +173,7 @@ void WorkerSession::send_spans(const protocol::SpansRequest& request) {
   const std::vector<CallActivity> activities = timer_.activities(indices);
   for (std::size_t i = 0; i < activities.size(); ++i) {
     const CallActivity& activity = activities[i];
-    protocol::send_message(channel_, span_message(calls[i], activity));
+    protocol::send_message(channel_, span_message(calls[i], activity, short_names_));
   }
   protocol::send_message(channel_, protocol::SpansDoneMessage{});
 }

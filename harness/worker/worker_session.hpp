@@ -16,6 +16,7 @@
 #include "harness/isolation/worker_protocol.hpp"
 #include "harness/solution/solution_module.hpp"
 #include "harness/timing/call_timer.hpp"
+#include "harness/timing/kernel_breakdown.hpp"
 
 namespace vlb {
 
@@ -44,6 +45,7 @@ class WorkerSession {
   std::optional<SolutionPtr> solution_;
   ProblemShape shape_;
   std::vector<std::pair<std::uint64_t, int>> traced_;  // (call, CUPTI index) of the traced calls
+  ShortKernelNames short_names_;
 };
 
 // The whole worker process: CUDA up on `device`, CUPTI started, the sandbox entered, then serve(). Returns the

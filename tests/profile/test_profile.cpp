@@ -23,7 +23,8 @@ constexpr const char* kNcuTable =
     "\"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed\","
     "\"sm__warps_active.avg.pct_of_peak_sustained_active\"\n"
     "\"\",\"\",\"\",\"\",\"usecond\",\"%\",\"%\",\"%\"\n"
-    "\"0\",\"4242\",\"_ZN3vlb10fused_b2004sm9016attention_kernelINS0_6ConfigILi128ELi128EEEEEvNS0_6ParamsE\","
+    "\"0\",\"4242\",\"void vlb::fused_b200::sm90::attention_kernel<vlb::fused_b200::Config<128, 128>>"
+    "(vlb::fused_b200::Params)\","
     "\"(384, 1, 1)\",\"1,234.5\",\"81.2\",\"40.5\",\"12.4\"\n"
     "\"1\",\"4242\",\"nvjet_sm90_tst_128x64_64x8_1x2_h_bz_TNT\",\"(384, 1, 1)\",\"88.25\",\"70\",\"55.5\",\"11.9\"\n";
 
@@ -100,7 +101,7 @@ TEST_CASE("vlbench profile runs the tool as documented and prints the report's f
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   CHECK_THAT(run.output, Catch::Contains("report: " + report.string() + ".ncu-rep"));
-  CHECK_THAT(run.output, Catch::Contains("attention_kernel<Config<128, 128> >") && Catch::Contains("1234.5"));
+  CHECK_THAT(run.output, Catch::Contains("attention_kernel<Config<128, 128>>") && Catch::Contains("1234.5"));
   const std::string called = vlb::testing::read_text(arguments);
   for (const char* expected : {"--clock-control\nnone\n", "--nvtx-include\nvlbench: timed call/\n", "--solution\ntemplate\n",
                                "--case\n15\n", "--iterations\n1\n", "--no-isolation\n", "--nvtx-ranges\n"}) {

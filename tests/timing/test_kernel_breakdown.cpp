@@ -76,9 +76,31 @@ TEST_CASE("kernel names are demangled and shortened", "[timing][breakdown]") {
         "attention_kernel<Config<128, 128> >");
   CHECK(vlb::short_kernel_name("nvjet_sm90_tst_128x64_64x8_1x2_h_bz_TNT") == "nvjet_sm90_tst_128x64_64x8_1x2_h_bz_TNT");
   CHECK(vlb::short_kernel_name("[memcpy]") == "[memcpy]");
+  // As Nsight Compute reports it: demangled already.
+  CHECK(vlb::short_kernel_name("void vlb::fused_b200::sm90::attention_kernel<vlb::fused_b200::Config<128, 128>>"
+                               "(vlb::fused_b200::Params)") == "attention_kernel<Config<128, 128>>");
+  CHECK(vlb::short_kernel_name("_ZN3vlb12_GLOBAL__N_16kernelEv") == "kernel");  // vlb::(anonymous namespace)::kernel()
   // Three levels of templates and more: the deep ones elided; never longer than the limit.
   const std::string deep = vlb::short_kernel_name(
       "_ZN7cutlass13device_kernelINS_4gemm6kernel13GemmUniversalIN4cute5tupleIJiiiiEEEiEEEEvNT_6ParamsE");
   CHECK(deep == "device_kernel<GemmUniversal<tuple<…>, int> >");
   CHECK(vlb::short_kernel_name(std::string(300, 'x')).size() <= vlb::kMaxShortNameChars + 2);
+}
+
+TEST_CASE("a name the demangler refuses keeps its function's own name, made once per name", "[timing][breakdown]") {
+  // As nvcc mangles some of fused_b200's CUTLASS kernels: libstdc++'s demangler rejects the template arguments.
+  const std::string refused = "_ZN7cutlass13device_kernelINS_4gemm6kernel13GemmUniversalIN4cute5tupleIJiiiiEEES1Z_S21_"
+                              "EEEvNT_6ParamsE";
+  CHECK(vlb::short_kernel_name(refused) == "device_kernel<…>");
+  CHECK(vlb::short_kernel_name("_Z6kernelv") == "kernel");
+  CHECK(vlb::short_kernel_name("_Z6kern") == "_Z6kern");            // a cut name: kept as it is
+  CHECK(vlb::short_kernel_name("_ZN99999999999x") == "_ZN99999999999x");
+  // A long name costs time in proportion to its length (a 100,000-character identifier: well under a second).
+  const std::string long_name = "_ZN3vlb" + std::to_string(100000) + std::string(100000, 'k') + "6kernelEv";
+  CHECK(vlb::short_kernel_name(long_name) == "kernel");
+  vlb::ShortKernelNames names;
+  const std::string& first = names.of(refused);
+  CHECK(first == "device_kernel<…>");
+  CHECK(&names.of(refused) == &first);  // the second time from the cache
+  CHECK(names.of("_Z6kernelv") == "kernel");
 }
