@@ -177,7 +177,7 @@ def roofline_points(workloads, series, baseline_name):
 
 
 def plot_roofline(workloads, series, gpu_keys, baseline_names, statistic, out):
-    figure, axes = plt.subplots(figsize=(9, 6))
+    figure, axes = plt.subplots(figsize=(11.5, 6))
     # The baseline's source is a sentence: its first clause names it.
     baseline_name = baseline_names[0].split(":")[0] if len(baseline_names) == 1 else None
     groups = roofline_points(workloads, series, baseline_name)
@@ -205,7 +205,7 @@ def plot_roofline(workloads, series, gpu_keys, baseline_names, statistic, out):
         title += ": no ceilings (the results name no GPU of workloads/gpus.json)"
     axes.set_title(title)
     axes.grid(which="both", alpha=0.3)
-    axes.legend(fontsize=7, loc="lower right")
+    axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside the plot: no point hidden
     figure.tight_layout()
     figure.savefig(out, dpi=150)
     plt.close(figure)
