@@ -232,7 +232,7 @@ std::vector<BadInputRow> results_file_rows() {
        {"merge", kTemplate, kTemplate, "-o", "{S}/out/mw.json"}},
       {"merge --force identical", 0, {"merged despite --force", "wrote {S}/out/mf.json: 8 case(s) from 2 file(s)"},
        {"merge", "{S}/m/shard-0.json", "{S}/m/shard-0.json", "-o", "{S}/out/mf.json", "--force"}},
-      {"merge different harness commits", 2, {"cannot merge: ", "in its harness", "commit ffffffffffffffff"},
+      {"merge different solutions/commits", 2, {"cannot merge: ", "in its harness", "commit ffffffffffffffff"},
        merge_into({"m/shard-0.json", "m/other-commit.json"}, "out/md.json")},
       {"merge one file", 0, {"wrote {S}/out/m1.json: 8 case(s) from 1 file(s): 8 passed, 0 failed, 0 skipped"},
        merge_into({"m/shard-0.json"}, "out/m1.json")},
