@@ -21,18 +21,19 @@ std::string shards_note(const std::vector<ShardSpec>& shards) {
   return parts.empty() ? std::string() : fmt::format(" (shard {})", fmt::join(parts, ", then "));
 }
 
-// The registered solutions, or those that -s names (each must exist).
-std::vector<SolutionInfo> listed_solutions(const RunPlan& plan) {
-  const std::vector<SolutionInfo> all = SolutionCatalog::instance().list();
-  if (plan.solutions.empty()) return all;
-  std::vector<SolutionInfo> listed;
-  for (const std::string& name : plan.solutions) {
-    SolutionCatalog::instance().require(name);
-    for (const SolutionInfo& info : all) {
-      if (info.name == name) listed.push_back(info);
-    }
-  }
+// The registered solutions, or those that -s names (each must exist; a package's path is read).
+std::vector<CatalogEntry> listed_solutions(const RunPlan& plan) {
+  const SolutionCatalog& catalog = SolutionCatalog::instance();
+  if (plan.solutions.empty()) return catalog.entries();
+  std::vector<CatalogEntry> listed;
+  for (const std::string& name : plan.solutions) listed.push_back(catalog.at(name));
   return listed;
+}
+
+// Where a solution comes from: its module, or its package (a solution.json, run by the Python worker).
+std::string origin_of(const CatalogEntry& entry) {
+  if (entry.is_python_package()) return fmt::format("Python package {}", entry.source_file);
+  return fmt::format("compiled, {}", entry.module.filename().string());
 }
 
 }  // namespace
@@ -53,12 +54,15 @@ void print_listing(std::FILE* out, const RunPlan& plan) {
   }
   const auto solutions = listed_solutions(plan);
   fmt::print(out, "\nSolutions ({}):\n", solutions.size());
-  for (const SolutionInfo& info : solutions) {
+  for (const CatalogEntry& entry : solutions) {
+    const SolutionInfo& info = entry.info;
     std::vector<std::string> targets;
     for (int cc : info.target_compute_capabilities) targets.push_back(fmt::format("sm_{}", cc));
-    fmt::print(out, "  {:<14} {}\n  {:<14} author: {}; targets: {}; languages: {}\n", info.name, info.description, "",
-               info.author, targets.empty() ? std::string("any GPU") : fmt::format("{}", fmt::join(targets, ", ")),
-               fmt::join(info.languages, ", "));
+    fmt::print(out, "  {:<14} {}\n  {:<14} author: {}; targets: {}; languages: {}\n  {:<14} from: {}\n",
+               printable_text(info.name), printable_text(info.description), "", printable_text(info.author),
+               targets.empty() ? std::string("any GPU") : fmt::format("{}", fmt::join(targets, ", ")),
+               printable_text(fmt::format("{}", fmt::join(info.languages, ", "))), "",
+               printable_text(origin_of(entry)));
   }
 }
 
@@ -79,12 +83,15 @@ void print_listing_json(std::FILE* out, const RunPlan& plan) {
                      {"flops", count_work(c.shape).flops}});
   }
   json solutions = json::array();
-  for (const SolutionInfo& info : listed_solutions(plan)) {
+  for (const CatalogEntry& entry : listed_solutions(plan)) {
+    const SolutionInfo& info = entry.info;
     solutions.push_back({{"name", info.name},
                          {"author", info.author},
                          {"description", info.description},
                          {"languages", info.languages},
-                         {"target_compute_capabilities", info.target_compute_capabilities}});
+                         {"target_compute_capabilities", info.target_compute_capabilities},
+                         {"kind", entry.is_python_package() ? "python_package" : "module"},
+                         {"source", entry.is_python_package() ? entry.source_file : entry.module.string()}});
   }
   json shards = json::array();  // the share of the cases listed (--shard), as the table's header says
   for (const ShardSpec& shard : plan.shards) shards.push_back({{"index", shard.index}, {"count", shard.count}});

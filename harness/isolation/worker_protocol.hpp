@@ -55,9 +55,11 @@ struct CallMessage {  // judge -> worker
 
 struct LoadMessage {  // judge -> worker
   std::string type = "load";
-  std::string module;  // the solution module's path
+  std::string module;  // the solution module's path, or a Python package's folder
   std::string solution;
   ProblemShape shape;
+  std::string entry_point;  // a Python package's "<file>.py::<function>"; empty for a module
+  bool destination_passing_style = true;  // a Python package's: false when its entry point returns the output
 };
 
 struct SpansRequest {  // judge -> worker
@@ -182,7 +184,9 @@ template <>
 struct JsonFields<protocol::LoadMessage> {
   using R = protocol::LoadMessage;
   static constexpr auto list = std::tuple{json_field("type", &R::type), json_field("module", &R::module),
-                                          json_field("solution", &R::solution), json_field("shape", &R::shape)};
+                                          json_field("solution", &R::solution), json_field("shape", &R::shape),
+                                          json_field("entry_point", &R::entry_point),
+                                          json_field("destination_passing_style", &R::destination_passing_style)};
 };
 template <>
 struct JsonFields<protocol::SpansRequest> {

@@ -60,7 +60,7 @@ class LocalCases {
 
 CaseResult run_isolated(const CaseContext& context, const CatalogEntry& entry, const Case& test_case) {
   try {
-    WorkerHost host(context.device.ordinal, context.plan.case_timeout_s);
+    WorkerHost host(worker_command_for(entry), context.device.ordinal, context.plan.case_timeout_s);
     return run_case(context, host, entry, test_case);
   } catch (const HostFailure& failure) {  // the worker failed before the case began
     return failed_case(entry.info.name, test_case, failure.status(), failure.what());

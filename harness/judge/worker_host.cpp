@@ -51,9 +51,18 @@ CallActivity activity_of(const protocol::SpanMessage& span) {
 
 }  // namespace
 
+WorkerCommand worker_command_for(const CatalogEntry& entry) {
+  if (!entry.is_python_package()) return {worker_executable(), {"vlbench-worker"}};
+  // -B: no bytecode written beside the package's sources (the sandbox would refuse it anyway).
+  return {python_interpreter(), {"python3", "-B", python_worker_program().string()}};
+}
+
 WorkerHost::WorkerHost(int device, double case_timeout_s) : WorkerHost(worker_executable(), device, case_timeout_s) {}
 
 WorkerHost::WorkerHost(const std::filesystem::path& executable, int device, double case_timeout_s)
+    : WorkerHost(WorkerCommand{executable, {"vlbench-worker"}}, device, case_timeout_s) {}
+
+WorkerHost::WorkerHost(const WorkerCommand& command, int device, double case_timeout_s)
     : scratch_("worker"),
       log_(scratch_.path() / "worker.log"),
       deadline_(SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(
@@ -64,10 +73,10 @@ WorkerHost::WorkerHost(const std::filesystem::path& executable, int device, doub
   channel_.emplace(std::move(judge_end));
   const std::filesystem::path sandbox_scratch = scratch_.path() / "scratch";
   std::filesystem::create_directory(sandbox_scratch);
-  worker_ = std::make_unique<ChildProcess>(
-      executable,
-      std::vector<std::string>{"vlbench-worker", "--serve", sandbox_scratch.string(), std::to_string(device)},
-      ChildOptions{log_, std::nullopt, {worker_end.fd(), handshake_.fd()}});
+  std::vector<std::string> arguments = command.arguments;
+  arguments.insert(arguments.end(), {"--serve", sandbox_scratch.string(), std::to_string(device)});
+  worker_ = std::make_unique<ChildProcess>(command.executable, arguments,
+                                           ChildOptions{log_, std::nullopt, {worker_end.fd(), handshake_.fd()}});
   hello_ = expect<protocol::HelloMessage>();
 }
 
@@ -160,8 +169,11 @@ void WorkerHost::share_buffers(const protocol::BuffersMessage& message, const st
 }
 
 HostLoad WorkerHost::load(const CatalogEntry& entry, const ProblemShape& shape) {
-  protocol::send_message(*channel_, protocol::LoadMessage{.module = entry.module.string(), .solution = entry.info.name,
-                                                          .shape = shape});
+  protocol::send_message(*channel_, protocol::LoadMessage{.module = entry.module.string(),
+                                                          .solution = entry.info.name,
+                                                          .shape = shape,
+                                                          .entry_point = entry.entry_point,
+                                                          .destination_passing_style = entry.destination_passing_style});
   const auto loaded = expect<protocol::LoadedMessage>();
   return {loaded.unsupported_reason, static_cast<std::size_t>(loaded.workspace_bytes)};
 }

@@ -8,13 +8,24 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "harness/isolation/call_handshake.hpp"
 #include "harness/isolation/channel.hpp"
 #include "harness/isolation/child_process.hpp"
 #include "harness/judge/solution_host.hpp"
+#include "harness/plan/solution_catalog.hpp"
 
 namespace vlb {
+
+// How a worker is started, up to its "--serve SCRATCH DEVICE": vlbench-worker for a solution module, the Python
+// worker's program under the user's Python for a Python package.
+struct WorkerCommand {
+  std::filesystem::path executable;
+  std::vector<std::string> arguments;  // argv[0] first
+};
+WorkerCommand worker_command_for(const CatalogEntry& entry);
 
 class WorkerHost final : public SolutionHost {
  public:
@@ -22,6 +33,7 @@ class WorkerHost final : public SolutionHost {
   // `case_timeout_s` bounds the whole session. Throws HostFailure when the worker fails before its hello.
   WorkerHost(int device, double case_timeout_s);
   WorkerHost(const std::filesystem::path& executable, int device, double case_timeout_s);
+  WorkerHost(const WorkerCommand& command, int device, double case_timeout_s);
   ~WorkerHost() override;
 
   bool isolated() const override { return true; }

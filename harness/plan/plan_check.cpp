@@ -108,6 +108,17 @@ int check_file_inputs(const std::vector<Case>& cases) {
   return checked;
 }
 
+// A Python package runs in its own worker only, and is checked by SOL-ExecBench's models before anything runs.
+void check_solution(const CatalogEntry& entry, const RunPlan& plan) {
+  if (!entry.is_python_package()) return;
+  if (!plan.isolation) {
+    throw UsageError(fmt::format("solution '{}' is a Python package, which runs in its own worker only: drop "
+                                 "--no-isolation (vlbench profile, which runs its call in this process, cannot "
+                                 "profile a Python package yet)", entry.info.name));
+  }
+  validate_with_upstream(*entry.package);
+}
+
 }  // namespace
 
 std::optional<BaselineTable> find_baselines(const CheckedPlan& checked, const RunPlan& plan,
@@ -121,7 +132,7 @@ std::optional<BaselineTable> find_baselines(const CheckedPlan& checked, const Ru
 CheckedPlan check_plan(const RunPlan& plan) {
   SelectedCases selected = select_plan_cases(plan);  // moved, not copied: the cases point into its suite
   CheckedPlan checked{std::move(selected.suite), std::move(selected.cases), {}, {}, {}, {}, {}, 0};
-  for (const std::string& name : plan.solutions) SolutionCatalog::instance().require(name);
+  for (const std::string& name : plan.solutions) check_solution(SolutionCatalog::instance().at(name), plan);
   checked.gpu_specs = load_gpu_specs((plan.workloads_dir / "gpus.json").string());
   if (plan.gpu_spec_key) checked.gpu_spec = select_gpu_spec(checked.gpu_specs, "", plan.gpu_spec_key);
 

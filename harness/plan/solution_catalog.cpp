@@ -85,7 +85,10 @@ std::vector<std::filesystem::path> SolutionCatalog::default_modules() {
 const SolutionCatalog& SolutionCatalog::instance() {
   static std::once_flag once;
   static SolutionCatalog catalog;
-  std::call_once(once, [] { catalog = describe(default_modules()); });
+  std::call_once(once, [] {
+    catalog = describe(default_modules());
+    catalog.add_packages(default_package_folders());
+  });
   return catalog;
 }
 
@@ -113,7 +116,7 @@ SolutionCatalog SolutionCatalog::describe(const std::vector<std::filesystem::pat
     if (!described.description) continue;
     for (const std::string& error : described.description->errors) catalog.errors_.push_back(error);
     for (const ModuleSolution& solution : described.description->solutions) {
-      catalog.add({solution.info, described.module, solution.source_file});
+      catalog.add({solution.info, described.module, solution.source_file, {}, true, nullptr});
     }
   }
   return catalog;
@@ -139,7 +142,57 @@ void SolutionCatalog::require_clean() const {
                    "VLBENCH_REGISTER_SOLUTION line): " + join(errors_, "; "));
 }
 
+std::vector<std::filesystem::path> SolutionCatalog::default_package_folders() {
+  std::vector<std::filesystem::path> folders;
+  std::error_code error;
+  const char* chosen = std::getenv("VLBENCH_SOLUTION_PACKAGES");
+  if (chosen != nullptr) {
+    std::stringstream list(chosen);
+    for (std::string item; std::getline(list, item, ':');) {
+      if (!item.empty()) folders.emplace_back(item);
+    }
+    return folders;
+  }
+  for (const auto& entry : std::filesystem::directory_iterator(VLBENCH_SOURCE_SOLUTIONS_DIR, error)) {
+    if (std::filesystem::is_regular_file(entry.path() / kPackageFile, error)) folders.push_back(entry.path());
+  }
+  std::sort(folders.begin(), folders.end());
+  return folders;
+}
+
+namespace {
+
+CatalogEntry package_entry(const std::filesystem::path& path) {
+  auto package = std::make_shared<const SolutionPackage>(read_solution_package(path));
+  const std::filesystem::path file = std::filesystem::is_directory(path) ? path / kPackageFile : path;
+  return {package->info, package->folder, file.string(), package->entry_point, package->destination_passing_style,
+          package};
+}
+
+}  // namespace
+
+void SolutionCatalog::add_packages(const std::vector<std::filesystem::path>& folders) {
+  for (const std::filesystem::path& folder : folders) {
+    try {
+      add(package_entry(folder));
+    } catch (const Error& error) {
+      errors_.push_back(error.message());
+    }
+  }
+}
+
+const CatalogEntry& SolutionCatalog::named_package(const std::string& path) const {
+  const std::lock_guard<std::mutex> hold(*named_packages_lock_);
+  const auto found = named_packages_.find(path);
+  if (found != named_packages_.end()) return found->second;
+  return named_packages_.emplace(path, package_entry(path)).first->second;
+}
+
 bool SolutionCatalog::contains(const std::string& name) const {
+  if (names_solution_package(name)) {
+    (void)named_package(name);  // a package that cannot be read throws its own error
+    return true;
+  }
   return std::any_of(entries_.begin(), entries_.end(), [&](const CatalogEntry& e) { return e.info.name == name; });
 }
 
@@ -151,6 +204,7 @@ void SolutionCatalog::require(const std::string& name) const {
 }
 
 const CatalogEntry& SolutionCatalog::at(const std::string& name) const {
+  if (names_solution_package(name)) return named_package(name);
   require(name);
   return *std::find_if(entries_.begin(), entries_.end(), [&](const CatalogEntry& e) { return e.info.name == name; });
 }

@@ -45,7 +45,7 @@ int main(int argc, char* argv[]) {
   if (arguments.size() == 3 && arguments[0] == "--serve") {
     int device = 0;
     if (!parse_int(arguments[2], device)) return usage();
-    return vlb::serve_judge(kChannelFd, kHandshakeFd, arguments[1], device);
+    return vlb::serve_judge(kChannelFd, kHandshakeFd, arguments[1], device, vlb::open_module_solution);
   }
   if (arguments.size() >= 2 && arguments[0] == "--describe") {
     return vlb::describe_modules(arguments[1], {arguments.begin() + 2, arguments.end()});

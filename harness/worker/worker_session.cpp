@@ -52,8 +52,9 @@ protocol::SpanMessage span_message(std::uint64_t call, const CallActivity& activ
 }  // namespace
 
 WorkerSession::WorkerSession(Channel& channel, CallHandshake& handshake, const DeviceInfo& device, cudaStream_t stream,
-                             CallTimer& timer)
-    : channel_(channel), handshake_(handshake), device_(device), stream_(stream), timer_(timer) {}
+                             CallTimer& timer, SolutionOpener opener)
+    : channel_(channel), handshake_(handshake), device_(device), stream_(stream), timer_(timer),
+      opener_(std::move(opener)) {}
 
 void WorkerSession::serve() {
   for (;;) {
@@ -88,14 +89,9 @@ void WorkerSession::map_buffers(const ChannelMessage& message) {
 }
 
 void WorkerSession::load(const protocol::LoadMessage& load) {
-  module_ = SolutionModule::open(load.module);
-  try {
-    solution_.emplace(module_->create(load.solution));
-  } catch (const Error& error) {
-    throw SolutionFault(error.message());
-  }
+  opened_.emplace(opener_(load, stream_));
   shape_ = load.shape;
-  Solution& solution = **solution_;
+  Solution& solution = *opened_->solution;
   protocol::LoadedMessage loaded;
   loaded.unsupported_reason = guard_solution_call(
       "unsupported_reason", [&] { return solution.unsupported_reason(device_, shape_); });
@@ -129,9 +125,17 @@ FusionArgs WorkerSession::call_arguments(const protocol::CallMessage& call) cons
 
 void WorkerSession::run_call(const protocol::CallMessage& call) {
   const bool calibration = call.kind == protocol::CallKind::kCalibration;
-  if (!calibration && !solution_) throw ChannelError("a call before the solution was loaded");
+  if (!calibration && !opened_) throw ChannelError("a call before the solution was loaded");
   const FusionArgs args = calibration ? FusionArgs{} : call_arguments(call);
   const bool trace = calibration || call.kind == protocol::CallKind::kTimed;
+  std::optional<std::string> preparation_failure;
+  if (!calibration && opened_->prepare_call) {
+    try {
+      guard_solution_call("call preparation", [&] { opened_->prepare_call(args); });
+    } catch (const SolutionFault& fault) {
+      preparation_failure = fault.what();
+    }
+  }
 
   handshake_.mark_ready(call.call);
   const auto keep_waiting = [&] { return !channel_.readable(); };  // a message now: the judge gave up on the call
@@ -144,8 +148,10 @@ void WorkerSession::run_call(const protocol::CallMessage& call) {
     const CallTiming timing = timer_.time(stream_, trace, [&] {
       if (calibration) {
         launch_calibration_call(stream_);
+      } else if (preparation_failure) {
+        throw SolutionFault(*preparation_failure);
       } else {
-        guard_solution_call("run", [&] { (**solution_).run(args); });
+        guard_solution_call("run", [&] { opened_->solution->run(args); });
       }
     });
     called.event_ms = timing.event_ms;
@@ -178,7 +184,17 @@ void WorkerSession::send_spans(const protocol::SpansRequest& request) {
   protocol::send_message(channel_, protocol::SpansDoneMessage{});
 }
 
-int serve_judge(int channel_fd, int handshake_fd, const std::filesystem::path& scratch, int device) {
+OpenedSolution open_module_solution(const protocol::LoadMessage& load, cudaStream_t) {
+  std::shared_ptr<SolutionModule> module = SolutionModule::open(load.module);
+  try {
+    return {module, module->create(load.solution), {}};
+  } catch (const Error& error) {
+    throw SolutionFault(error.message());
+  }
+}
+
+int serve_judge(int channel_fd, int handshake_fd, const std::filesystem::path& scratch, int device,
+                const SolutionOpener& opener) {
   Channel channel{UniqueFd(channel_fd)};
   try {
     CallHandshake handshake = CallHandshake::attach(UniqueFd(handshake_fd));
@@ -197,7 +213,7 @@ int serve_judge(int channel_fd, int handshake_fd, const std::filesystem::path& s
     hello.cupti_available = timer.cupti_available();
     hello.cupti_unavailable_reason = timer.cupti_unavailable_reason();
     protocol::send_message(channel, hello);
-    WorkerSession(channel, handshake, info, stream.get(), timer).serve();
+    WorkerSession(channel, handshake, info, stream.get(), timer, opener).serve();
     return 0;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "vlbench-worker: %s\n", error.what());

@@ -15,6 +15,7 @@
 #include "harness/isolation/shared_device_memory.hpp"
 #include "harness/isolation/worker_protocol.hpp"
 #include "harness/solution/solution_module.hpp"
+#include "harness/worker/solution_opener.hpp"
 #include "harness/timing/call_timer.hpp"
 #include "harness/timing/kernel_breakdown.hpp"
 
@@ -23,7 +24,7 @@ namespace vlb {
 class WorkerSession {
  public:
   WorkerSession(Channel& channel, CallHandshake& handshake, const DeviceInfo& device, cudaStream_t stream,
-                CallTimer& timer);
+                CallTimer& timer, SolutionOpener opener);
   // Answers the judge's messages until `end`. Throws Error when the worker cannot go on (the caller reports a fault).
   void serve();
 
@@ -41,16 +42,17 @@ class WorkerSession {
   cudaStream_t stream_;
   CallTimer& timer_;
   std::vector<SharedDeviceMemory> buffers_;
-  std::shared_ptr<SolutionModule> module_;
-  std::optional<SolutionPtr> solution_;
+  SolutionOpener opener_;
+  std::optional<OpenedSolution> opened_;
   ProblemShape shape_;
   std::vector<std::pair<std::uint64_t, int>> traced_;  // (call, CUPTI index) of the traced calls
   ShortKernelNames short_names_;
 };
 
-// The whole worker process: CUDA up on `device`, CUPTI started, the sandbox entered, then serve(). Returns the
-// process's exit code; whatever stops it is reported to the judge as a fault first.
-int serve_judge(int channel_fd, int handshake_fd, const std::filesystem::path& scratch, int device);
+// The whole worker process: CUDA up on `device`, CUPTI started, the sandbox entered, then serve() with `opener`.
+// Returns the process's exit code; whatever stops it is reported to the judge as a fault first.
+int serve_judge(int channel_fd, int handshake_fd, const std::filesystem::path& scratch, int device,
+                const SolutionOpener& opener);
 
 // The describer (vlbench-worker --describe): sandboxed, it loads each module and prints the modules' descriptions as
 // JSON on stdout (plan/solution_catalog.hpp reads them).

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The code that runs beside solution code never holds a reference output: no file of harness/worker or
 harness/isolation includes the reference, the judge, the plan or the scale-out, and the built vlbench-worker carries no
-reference code (no symbol of namespace vlb::reference). Also: nothing under harness/ but the judge includes the
+reference code (no symbol of namespace vlb::reference), nor does the Python worker's library. Also: nothing under harness/ but the judge includes the
 reference.
 
 Environment (set by ctest): VLBENCH_SOURCE_DIR, VLBENCH_BINARY_DIR.
@@ -30,7 +30,7 @@ def includes(folder):
 class WorkerBoundary(unittest.TestCase):
     def test_the_worker_side_includes_nothing_of_the_judge(self):
         forbidden = ("reference/", "harness/judge/", "harness/plan/", "harness/scaleout/")
-        found = [f"{path} includes {included}" for folder in ("harness/worker", "harness/isolation")
+        found = [f"{path} includes {included}" for folder in ("harness/worker", "harness/worker/python", "harness/isolation")
                  for path, included in includes(folder) if included.startswith(forbidden)]
         self.assertEqual(found, [])
 
@@ -41,7 +41,12 @@ class WorkerBoundary(unittest.TestCase):
         self.assertEqual(found, [])
 
     def test_the_worker_binary_carries_no_reference_code(self):
-        worker = BINARY_DIR / "vlbench-worker"
+        self.check_no_reference_code(BINARY_DIR / "vlbench-worker")
+
+    def test_the_python_workers_library_carries_no_reference_code(self):
+        self.check_no_reference_code(BINARY_DIR / "python_worker" / "libvlbench_python_worker.so")
+
+    def check_no_reference_code(self, worker):
         self.assertTrue(worker.is_file(), f"{worker} is not built")
         symbols = subprocess.run([shutil.which("nm"), "-C", str(worker)], capture_output=True, text=True, check=True)
         self.assertGreater(len(symbols.stdout.splitlines()), 100, "nm listed (almost) no symbols")
