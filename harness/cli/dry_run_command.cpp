@@ -7,6 +7,7 @@
 #include "harness/core/printable_text.hpp"
 #include "harness/scaleout/case_shards.hpp"
 #include "harness/plan/plan_check.hpp"
+#include "harness/plan/solution_catalog.hpp"
 #include "harness/sol/speed_of_light.hpp"
 
 namespace vlb::cli {
@@ -42,7 +43,11 @@ int run_dry_run_command(const RunPlan& plan, std::FILE* out) {
   // Names from files and the command line are printed safe for a terminal.
   fmt::print(out, "Suite '{}' ({}): {} case(s) x {} solution(s)\n", printable_text(checked.suite.name),
              printable_text(checked.suite.workloads_path.string()), checked.cases.size(), plan.solutions.size());
-  for (const std::string& solution : plan.solutions) {
+  for (const std::string& argument : plan.solutions) {
+    const CatalogEntry& entry = SolutionCatalog::instance().at(argument);
+    const std::string solution = printable_text(
+        entry.is_python_package() ? fmt::format("{} (Python package {})", entry.info.name, entry.source_file)
+                                  : entry.info.name);
     for (const Case& test_case : checked.cases) {
       // A custom case's label is its shape already.
       const std::string shape = test_case.workload != nullptr ? " " + describe(test_case.shape) : "";

@@ -7,6 +7,7 @@ not the solution's, and the built vlbench refuses a describe() that names anothe
 
 Environment (set by ctest): VLBENCH_SOURCE_DIR, VLBENCH_BINARY_DIR.
 """
+import json
 import os
 import re
 import shutil
@@ -140,6 +141,100 @@ class AddingASolution(unittest.TestCase):
         self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
         self.assertIn("names the solution 'template', but its folder", result.stderr)
         self.assertIn("registers it as 'my_kernel'", result.stderr)
+
+
+
+class PythonSolutionSection(unittest.TestCase):
+    """The page's Python folder and downloaded package, made from its blocks and run with its commands (--dry-run:
+    the checks, SOL-ExecBench's models among them, need no GPU; the H200 runs are in results/h200/python/)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = tempfile.TemporaryDirectory()
+        cls.root = Path(cls.scratch.name)
+        cls.folder = cls.root / "solutions" / "my_torch"
+        cls.folder.mkdir(parents=True)
+        (cls.folder / "solution.json").write_text(fenced_block("json", '"entry_point"'))
+        (cls.folder / "main.py").write_text(fenced_block("python", "def run("))
+        (cls.root / "build").symlink_to(BINARY_DIR)
+        cls.env = {"VLBENCH_SOLUTION_PACKAGES": str(cls.folder)}  # the page: it names folders outside solutions/
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.scratch.cleanup()
+
+    def page_command(self, pattern):
+        found = re.search(r"`(build/vlbench --solution " + pattern + r" --case 15)`", DOC)
+        self.assertIsNotNone(found, f"the page shows no command for {pattern}")
+        return found.group(1)
+
+    def dry_run(self, command, env=None):
+        return run(command + " --dry-run", cwd=self.root, env={**self.env, **(env or {})}, check=False)
+
+    def inline_package(self, transform=lambda package: None):
+        package = json.loads((self.folder / "solution.json").read_text())
+        package["sources"] = [{"path": "main.py", "content": (self.folder / "main.py").read_text()}]
+        transform(package)
+        (self.root / "my_solution.json").write_text(json.dumps(package))
+
+    def test_the_folder_runs_by_its_name_and_by_its_path(self):
+        by_name = self.dry_run(self.page_command("my_torch"))
+        self.assertEqual(by_name.returncode, 0, by_name.stdout + by_name.stderr)
+        self.assertIn("would run my_torch", by_name.stdout)
+        by_path = self.dry_run(self.page_command("path/to/my_torch").replace("path/to/", "solutions/"))
+        self.assertEqual(by_path.returncode, 0, by_path.stdout + by_path.stderr)
+        self.assertIn("would run", by_path.stdout)
+
+    def test_the_folder_is_listed_with_where_it_comes_from(self):
+        listing = run("build/vlbench --list", cwd=self.root, env=self.env).stdout
+        self.assertRegex(listing, r"my_torch\s+one line for --list")
+        self.assertIn("languages: pytorch", listing)
+        self.assertIn(f"from: Python package {self.folder / 'solution.json'}", listing)
+
+    def test_the_downloaded_package_runs_by_its_path(self):
+        self.inline_package()
+        result = self.dry_run(self.page_command("my_solution.json"))
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertIn("would run my_torch", result.stdout)
+
+    def test_sol_execbenchs_models_refuse_what_they_refuse_by_field(self):
+        def stream_word(package):
+            package["sources"][0]["content"] += "\n# the side stream\n"
+
+        def unknown_hardware(package):
+            package["spec"]["target_hardware"] = ["H9000"]
+
+        for transform, field in ((stream_word, "sources.0: "), (unknown_hardware, "spec.target_hardware.0: ")):
+            with self.subTest(field=field):
+                self.inline_package(transform)
+                result = self.dry_run("build/vlbench --solution my_solution.json --case 15")
+                self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
+                self.assertIn("SOL-ExecBench's models reject the package", result.stderr)
+                self.assertIn(f"my_solution.json: SOL-ExecBench's models reject the package: {field}", result.stderr)
+
+    def test_vlbench_refuses_what_it_cannot_run_by_field(self):
+        cases = (
+            (lambda p: p["spec"].update(languages=["cuda_cpp"]), "spec.languages: 'cuda_cpp' is of SOL-ExecBench's C++"),
+            (lambda p: p["spec"].update(entry_point="kernel.py::run"), "its file kernel.py is not among the package's"),
+            (lambda p: p["spec"].update(entry_point="main.py"), "spec.entry_point: 'main.py' is not of the form"),
+            (lambda p: p.update(definition="rmsnorm"), "definition: 'rmsnorm' is not this suite's definition"),
+            (lambda p: p["sources"][0].update(path="../main.py"), "'../main.py' is not a path inside the package"),
+            (lambda p: p["sources"][0].pop("content"), "content: required field is missing"),
+            (lambda p: p.update(name="my torch"), "name: a solution name has letters"),
+        )
+        for transform, words in cases:
+            with self.subTest(words=words):
+                self.inline_package(transform)
+                result = self.dry_run("build/vlbench --solution my_solution.json --case 15")
+                self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
+                self.assertIn(words, result.stderr)
+                self.assertNotIn("internal error", result.stderr)
+
+    def test_a_python_solution_never_runs_in_vlbenchs_own_process(self):
+        result = self.dry_run(self.page_command("my_torch") + " --no-isolation")
+        self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
+        self.assertIn("is a Python package, which runs in its own worker only", result.stderr)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
