@@ -112,9 +112,9 @@ int check_file_inputs(const std::vector<Case>& cases) {
 void check_solution(const CatalogEntry& entry, const RunPlan& plan) {
   if (!entry.is_python_package()) return;
   if (!plan.isolation) {
-    throw UsageError(fmt::format("solution '{}' is a Python package, which runs in its own worker only: drop "
-                                 "--no-isolation (vlbench profile, which runs its call in this process, cannot "
-                                 "profile a Python package yet)", entry.info.name));
+    throw UsageError(fmt::format("solution '{}' is a Python package, which runs in its own worker only: "
+                                 "--no-isolation and vlbench profile run solution code in vlbench's own process",
+                                 entry.info.name));
   }
   validate_with_upstream(*entry.package);
 }

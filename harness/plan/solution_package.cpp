@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "harness/core/errors.hpp"
+#include "harness/core/output_file.hpp"
 #include "harness/core/problem.hpp"
 #include "harness/core/text_file.hpp"
 #include "harness/isolation/child_process.hpp"
@@ -196,6 +197,18 @@ SolutionPackage read_solution_package(const fs::path& path) {
   }
   if (package.info.description.empty()) package.info.description = fmt::format("package {}", path.string());
   return package;
+}
+
+std::optional<fs::path> write_inline_package(const SolutionPackage& package, const fs::path& output) {
+  const std::string prefix = fmt::format("cannot write the package to {}: ", output.string());
+  std::vector<NamedInput> own_files;
+  const fs::path given = fs::is_directory(package.origin) ? package.origin / kPackageFile : package.origin;
+  own_files.push_back({"the package it writes out", given});
+  for (const auto& source : package.document.at("sources")) {
+    own_files.push_back({"a source of the package", package.folder / source.at("path").get<std::string>()});
+  }
+  refuse_output_over_input(output, own_files, prefix);
+  return write_output_file(output, package.document.dump(2) + "\n", prefix);
 }
 
 fs::path python_interpreter() {

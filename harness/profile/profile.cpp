@@ -199,6 +199,7 @@ std::filesystem::path run_profile(const ProfileRequest& request, std::FILE* out)
   plan.workloads_dir = default_workloads_dir();
   plan.solutions = {request.solution};
   plan.case_selectors = {request.case_selector};
+  plan.isolation = false;  // the profiled call runs in the profiled process (a Python package is refused here)
   if (check_plan(plan).cases.size() != 1) {
     throw UsageError(fmt::format("vlbench profile -c {}: one case, not {}", printable_text(request.case_selector),
                                  check_plan(plan).cases.size()));

@@ -234,6 +234,23 @@ class PythonSolutionSection(unittest.TestCase):
         result = self.dry_run(self.page_command("my_torch") + " --no-isolation")
         self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
         self.assertIn("is a Python package, which runs in its own worker only", result.stderr)
+        profiled = run("build/vlbench profile -s my_torch -c 15 --tool ncu -o prof", cwd=self.root, env=self.env,
+                       check=False)
+        self.assertEqual(profiled.returncode, 2, profiled.stdout + profiled.stderr)
+        self.assertIn("vlbench profile run solution code in vlbench's own process", profiled.stderr)
+
+    def test_package_writes_the_folder_as_one_file_that_runs_by_its_path(self):
+        command = re.search(r"`(build/vlbench package --solution my_torch)`", DOC).group(1)
+        written = run(command, cwd=self.root, env=self.env)
+        self.assertIn("wrote my_torch.solution.json: solution 'my_torch', 1 source file(s) inline", written.stdout)
+        package = json.loads((self.root / "my_torch.solution.json").read_text())
+        self.assertEqual(package["sources"], [{"path": "main.py", "content": (self.folder / "main.py").read_text()}])
+        result = self.dry_run("build/vlbench --solution my_torch.solution.json --case 15")
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        over_source = run("build/vlbench package --solution my_torch -o solutions/my_torch/main.py", cwd=self.root,
+                          env=self.env, check=False)
+        self.assertEqual(over_source.returncode, 2, over_source.stdout + over_source.stderr)
+        self.assertIn("it is also a source of the package", over_source.stderr)
 
 
 if __name__ == "__main__":
