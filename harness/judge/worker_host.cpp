@@ -169,11 +169,12 @@ void WorkerHost::share_buffers(const protocol::BuffersMessage& message, const st
 }
 
 HostLoad WorkerHost::load(const CatalogEntry& entry, const ProblemShape& shape) {
-  protocol::send_message(*channel_, protocol::LoadMessage{.module = entry.module.string(),
-                                                          .solution = entry.info.name,
-                                                          .shape = shape,
-                                                          .entry_point = entry.entry_point,
-                                                          .destination_passing_style = entry.destination_passing_style});
+  const protocol::LoadMessage message{.module = entry.module.string(),
+                                      .solution = entry.info.name,
+                                      .shape = shape,
+                                      .entry_point = entry.entry_point,
+                                      .destination_passing_style = entry.destination_passing_style};
+  protocol::send_message(*channel_, message);
   const auto loaded = expect<protocol::LoadedMessage>();
   return {loaded.unsupported_reason, static_cast<std::size_t>(loaded.workspace_bytes)};
 }

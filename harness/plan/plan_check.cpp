@@ -117,6 +117,8 @@ void check_solution(const CatalogEntry& entry, const RunPlan& plan) {
                                  entry.info.name));
   }
   validate_with_upstream(*entry.package);
+  (void)python_interpreter();     // the worker's Python and program are there, before any case starts
+  (void)python_worker_program();
 }
 
 }  // namespace

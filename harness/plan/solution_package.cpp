@@ -211,6 +211,24 @@ std::optional<fs::path> write_inline_package(const SolutionPackage& package, con
   return write_output_file(output, package.document.dump(2) + "\n", prefix);
 }
 
+namespace {
+
+// python3 on PATH: what scripts/setup.sh prepared SOL-ExecBench's models for, and the default Python worker.
+fs::path python3_on_path() {
+  const char* search = std::getenv("PATH");
+  std::stringstream folders(search != nullptr ? search : "");
+  for (std::string folder; std::getline(folders, folder, ':');) {
+    const fs::path candidate = fs::path(folder.empty() ? "." : folder) / "python3";
+    std::error_code error;
+    if (fs::is_regular_file(candidate, error)) return candidate;
+  }
+  throw SystemError("no python3 on PATH: a Python solution needs Python 3.10 or newer (with torch for the solution, "
+                    "set VLBENCH_PYTHON to it; with pydantic 2 for SOL-ExecBench's models, as scripts/setup.sh "
+                    "prepares python3)");
+}
+
+}  // namespace
+
 fs::path python_interpreter() {
   if (const char* chosen = std::getenv("VLBENCH_PYTHON"); chosen != nullptr && *chosen != '\0') {
     if (!fs::is_regular_file(chosen)) {
@@ -219,15 +237,7 @@ fs::path python_interpreter() {
     }
     return chosen;
   }
-  const char* search = std::getenv("PATH");
-  std::stringstream folders(search != nullptr ? search : "");
-  for (std::string folder; std::getline(folders, folder, ':');) {
-    const fs::path candidate = fs::path(folder.empty() ? "." : folder) / "python3";
-    std::error_code error;
-    if (fs::is_regular_file(candidate, error)) return candidate;
-  }
-  throw SystemError("no python3 on PATH for the Python solution: install Python 3.10 or newer with torch, or set "
-                    "VLBENCH_PYTHON to one");
+  return python3_on_path();
 }
 
 fs::path python_worker_program() {
@@ -253,7 +263,7 @@ void validate_with_upstream(const SolutionPackage& package) {
       "python3", "-B", validator.string(), document.string(),
       compiled_in_path("VLBENCH_SOL_EXECBENCH_DIR", VLBENCH_SOL_EXECBENCH_DIR).string(),
       VLBENCH_THIRD_PARTY_PYTHON_DIR};
-  ChildProcess models(python_interpreter(), arguments, ChildOptions{log, output, {}});
+  ChildProcess models(python3_on_path(), arguments, ChildOptions{log, output, {}});
   const std::optional<int> status = models.wait_for(kValidationTimeoutS);
   const std::string said = read_text_file(output, "the models' output");
   if (status && exited_normally(*status, 0)) return;

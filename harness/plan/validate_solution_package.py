@@ -15,8 +15,8 @@ def main(package_file, models_dir, extra_site_dir):
         from pydantic import ValidationError
         from sol_execbench import Solution
     except ImportError as missing:
-        print(f"SOL-ExecBench's models cannot run under {sys.executable} ({missing}): run scripts/setup.sh with that "
-              f"python3 on PATH, or set VLBENCH_PYTHON to a Python with pydantic 2")
+        print(f"SOL-ExecBench's models cannot run under {sys.executable} ({missing}): run scripts/setup.sh, which "
+              f"prepares pydantic 2 for the python3 on PATH")
         return CANNOT_RUN
     with open(package_file, encoding="utf-8") as package:
         text = package.read()

@@ -214,7 +214,8 @@ class PythonSolutionSection(unittest.TestCase):
 
     def test_vlbench_refuses_what_it_cannot_run_by_field(self):
         cases = (
-            (lambda p: p["spec"].update(languages=["cuda_cpp"]), "spec.languages: 'cuda_cpp' is of SOL-ExecBench's C++"),
+            (lambda p: p["spec"].update(languages=["cuda_cpp"]),
+             "spec.languages: 'cuda_cpp' is of SOL-ExecBench's C++"),
             (lambda p: p["spec"].update(entry_point="kernel.py::run"), "its file kernel.py is not among the package's"),
             (lambda p: p["spec"].update(entry_point="main.py"), "spec.entry_point: 'main.py' is not of the form"),
             (lambda p: p.update(definition="rmsnorm"), "definition: 'rmsnorm' is not this suite's definition"),
@@ -238,6 +239,12 @@ class PythonSolutionSection(unittest.TestCase):
                        check=False)
         self.assertEqual(profiled.returncode, 2, profiled.stdout + profiled.stderr)
         self.assertIn("vlbench profile run solution code in vlbench's own process", profiled.stderr)
+
+    def test_a_python_that_is_not_there_stops_the_run_before_it_starts(self):
+        result = self.dry_run(self.page_command("my_torch"), env={"VLBENCH_PYTHON": str(self.root / "no-python")})
+        self.assertEqual(result.returncode, 3, result.stdout + result.stderr)
+        self.assertIn("VLBENCH_PYTHON is", result.stderr)
+        self.assertIn("which is no file", result.stderr)
 
     def test_package_writes_the_folder_as_one_file_that_runs_by_its_path(self):
         command = re.search(r"`(build/vlbench package --solution my_torch)`", DOC).group(1)

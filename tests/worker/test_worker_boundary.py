@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The code that runs beside solution code never holds a reference output: no file of harness/worker or
 harness/isolation includes the reference, the judge, the plan or the scale-out, and the built vlbench-worker carries no
-reference code (no symbol of namespace vlb::reference), nor does the Python worker's library. Also: nothing under harness/ but the judge includes the
-reference.
+reference code (no symbol of namespace vlb::reference), nor does the Python worker's library. Also: nothing under
+harness/ but the judge includes the reference.
 
 Environment (set by ctest): VLBENCH_SOURCE_DIR, VLBENCH_BINARY_DIR.
 """
@@ -30,7 +30,8 @@ def includes(folder):
 class WorkerBoundary(unittest.TestCase):
     def test_the_worker_side_includes_nothing_of_the_judge(self):
         forbidden = ("reference/", "harness/judge/", "harness/plan/", "harness/scaleout/")
-        found = [f"{path} includes {included}" for folder in ("harness/worker", "harness/worker/python", "harness/isolation")
+        folders = ("harness/worker", "harness/worker/python", "harness/isolation")
+        found = [f"{path} includes {included}" for folder in folders
                  for path, included in includes(folder) if included.startswith(forbidden)]
         self.assertEqual(found, [])
 

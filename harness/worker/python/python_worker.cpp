@@ -57,8 +57,9 @@ class PythonSolution final : public Solution {
 OpenedSolution open_python_solution(const VlbPyCallbacks& callbacks, const protocol::LoadMessage& load,
                                     cudaStream_t stream, int device) {
   std::array<char, kMessageBytes> message{};
-  const int status = callbacks.load(load.module.c_str(), load.entry_point.c_str(), load.destination_passing_style ? 1 : 0, device,
-                                    reinterpret_cast<std::uint64_t>(stream), message.data(), message.size());
+  const int status =
+      callbacks.load(load.module.c_str(), load.entry_point.c_str(), load.destination_passing_style ? 1 : 0, device,
+                     reinterpret_cast<std::uint64_t>(stream), message.data(), message.size());
   if (status != kLoaded && status != kUnsupported) throw SolutionFault(message.data());
   std::optional<std::string> unsupported;
   if (status == kUnsupported) unsupported = message.data();

@@ -184,8 +184,9 @@ def make_callbacks(runner):
 def use_scratch(scratch):
     """Every cache and temporary file a framework writes (Triton's, Inductor's, CUDA's) goes to the scratch folder,
     the only one the sandbox lets the worker write."""
-    for variable, sub_folder in (("TMPDIR", ""), ("TRITON_CACHE_DIR", "triton"), ("TORCHINDUCTOR_CACHE_DIR", "inductor"),
-                                 ("XDG_CACHE_HOME", "cache"), ("CUDA_CACHE_PATH", "cuda-cache")):
+    folders = (("TMPDIR", ""), ("TRITON_CACHE_DIR", "triton"), ("TORCHINDUCTOR_CACHE_DIR", "inductor"),
+               ("XDG_CACHE_HOME", "cache"), ("CUDA_CACHE_PATH", "cuda-cache"))
+    for variable, sub_folder in folders:
         os.environ[variable] = os.path.join(scratch, sub_folder) if sub_folder else scratch
     tempfile.tempdir = None
 
