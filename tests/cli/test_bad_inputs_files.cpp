@@ -291,7 +291,7 @@ std::vector<BadInputRow> results_file_rows() {
        {"export", kTemplate, "-s", "template"}},
       {"export no arg", 2, {"RESULTS is required"}, {"export"}},
       {"package no -s", 2, {"--solution is required"}, {"package"}},
-      {"package -s with path chars", 2, {"unknown solution '../template'"},
+      {"package -s with path chars", 2, {"cannot read solution package ../template", "not found"},
        {"package", "-s", "../template", "-o", "{S}/out/pkg.json"}},
   };
 }
