@@ -27,6 +27,16 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
   return joined;
 }
 
+// The non-empty items of a ':'-separated list of paths (an environment variable's).
+std::vector<std::string> path_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream list(text);
+  for (std::string item; std::getline(list, item, ':');) {
+    if (!item.empty()) items.push_back(item);
+  }
+  return items;
+}
+
 // The modules in `folder`: files named vlbench_solution_*.so, by name.
 std::vector<std::filesystem::path> modules_in(const std::filesystem::path& folder) {
   std::vector<std::filesystem::path> found;
@@ -70,9 +80,7 @@ std::vector<std::filesystem::path> SolutionCatalog::default_modules() {
   std::vector<std::filesystem::path> modules;
   const char* chosen = std::getenv("VLBENCH_SOLUTION_MODULES");
   if (chosen == nullptr || *chosen == '\0') return modules_in(build_module_folder());
-  std::stringstream list(chosen);
-  for (std::string item; std::getline(list, item, ':');) {
-    if (item.empty()) continue;
+  for (const std::string& item : path_list(chosen)) {
     if (std::filesystem::is_directory(item)) {
       for (auto& module : modules_in(item)) modules.push_back(std::move(module));
     } else {
@@ -145,12 +153,8 @@ void SolutionCatalog::require_clean() const {
 std::vector<std::filesystem::path> SolutionCatalog::default_package_folders() {
   std::vector<std::filesystem::path> folders;
   std::error_code error;
-  const char* chosen = std::getenv("VLBENCH_SOLUTION_PACKAGES");
-  if (chosen != nullptr) {
-    std::stringstream list(chosen);
-    for (std::string item; std::getline(list, item, ':');) {
-      if (!item.empty()) folders.emplace_back(item);
-    }
+  if (const char* chosen = std::getenv("VLBENCH_SOLUTION_PACKAGES"); chosen != nullptr) {
+    for (const std::string& item : path_list(chosen)) folders.emplace_back(item);
     return folders;
   }
   for (const auto& entry : std::filesystem::directory_iterator(VLBENCH_SOURCE_SOLUTIONS_DIR, error)) {
