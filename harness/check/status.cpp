@@ -9,7 +9,7 @@
 namespace vlb {
 
 namespace {
-constexpr std::array<std::pair<CaseStatus, std::string_view>, 7> kNames = {{
+constexpr std::array<std::pair<CaseStatus, std::string_view>, 8> kNames = {{
     {CaseStatus::kPassed, "PASSED"},
     {CaseStatus::kIncorrectNumerical, "INCORRECT_NUMERICAL"},
     {CaseStatus::kIncorrectShape, "INCORRECT_SHAPE"},
@@ -17,6 +17,7 @@ constexpr std::array<std::pair<CaseStatus, std::string_view>, 7> kNames = {{
     {CaseStatus::kTimeout, "TIMEOUT"},
     {CaseStatus::kRewardHack, "REWARD_HACK"},
     {CaseStatus::kSkipped, "SKIPPED"},
+    {CaseStatus::kCompileError, "COMPILE_ERROR"},
 }};
 }  // namespace
 

@@ -12,6 +12,7 @@ enum class CaseStatus {
   kTimeout,             // the call (or the worker process) ran past its time limit
   kRewardHack,          // the solution cheated: modified an input, left work outside the stream, changed kernels...
   kSkipped,             // cannot run here (architecture, memory); the reason says why
+  kCompileError,        // a C++ group package's build failed (the compiler's last lines in the reason)
 };
 
 std::string_view status_name(CaseStatus status);  // "PASSED", "INCORRECT_NUMERICAL", ...

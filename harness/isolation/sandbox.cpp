@@ -122,13 +122,14 @@ void apply_landlock(int abi, const SandboxPolicy& policy) {
     if (allowed) rules.allow(std::filesystem::path("/dev") / name, device_rights);
   });
   rules.allow(policy.scratch, handled_fs_rights(abi));
+  if (!policy.shared.empty()) rules.allow(policy.shared, handled_fs_rights(abi));
   rules.restrict_self();
 }
 
 // seccomp: the refused system calls, by name (the SIGSYS handler looks the number up in a table made beforehand,
 // since nothing in a signal handler may allocate).
 constexpr std::array kRefusedSyscalls = {
-    "ptrace",        "process_vm_readv", "process_vm_writev", "socket",        "connect",      "bind",
+    "ptrace",        "process_vm_readv", "process_vm_writev", "connect",       "bind",
     "listen",        "accept",           "accept4",           "io_uring_setup", "io_uring_enter", "io_uring_register",
     "pidfd_open",    "pidfd_getfd",      "pidfd_send_signal", "kcmp",          "bpf",          "perf_event_open",
     "mount",         "umount2",          "unshare",           "setns",         "pivot_root",   "chroot",
@@ -174,6 +175,16 @@ void apply_seccomp(const SandboxPolicy& policy, bool signals_scoped) {
     }
   };
   for (const char* name : kRefusedSyscalls) refuse(name);
+  // A UNIX socket is refused with EACCES, not by stopping the worker: libraries ask for one on the way and fall back
+  // (glibc's user lookups try nscd's socket first, which torch.compile's cache paths meet). It still cannot be
+  // created, so nothing outside is reached through one. Every other family stops the worker.
+  refuse("socket", 1, SCMP_A0(SCMP_CMP_NE, AF_UNIX));
+  const int unix_refused = seccomp_rule_add(filter, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1,
+                                            SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
+  if (unix_refused != 0) {
+    seccomp_release(filter);
+    throw SystemError(fmt::format("seccomp_rule_add(socket, AF_UNIX): {}", std::strerror(-unix_refused)));
+  }
   if (!signals_scoped) {
     // Without landlock's signal scope: signals only to this process itself.
     const auto self = static_cast<scmp_datum_t>(getpid());
@@ -220,6 +231,27 @@ SandboxReport sandbox_capabilities() {
   } else {
     report.missing.push_back("no seccomp filters in this kernel: system calls are not restricted");
   }
+  return report;
+}
+
+SandboxReport confine_writes(const std::filesystem::path& writable) {
+  SandboxReport report;
+  report.landlock_abi = landlock_abi();
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+    throw SystemError(fmt::format("prctl(PR_SET_NO_NEW_PRIVS): {}", std::strerror(errno)));
+  }
+  if (report.landlock_abi == 0) {
+    report.missing.push_back("no landlock in this kernel: file access is not restricted");
+    return report;
+  }
+  Ruleset rules(report.landlock_abi);
+  for_each_entry("/", [&](std::string_view name) {
+    rules.allow(std::filesystem::path("/") / name, kExecute | kReadFile | kReadDir);
+  });
+  rules.allow("/dev/null", kReadFile | kWriteFile | (report.landlock_abi >= 3 ? kTruncate : 0));
+  rules.allow(writable, handled_fs_rights(report.landlock_abi));
+  rules.restrict_self();
+  report.enforced.push_back("files written only under " + writable.string());
   return report;
 }
 

@@ -7,7 +7,8 @@
 //   abstract UNIX sockets. Landlock also refuses ptrace of any process outside the sandbox.
 // - seccomp (system calls): ptrace, process_vm_readv/writev, new sockets, io_uring, pidfd_getfd, kcmp, bpf,
 //   perf_event_open, mounts and namespaces, keyrings, module loading. A refused call stops the worker at once and
-//   names the call to the judge (one message on the channel) before the worker exits.
+//   names the call to the judge (one message on the channel) before the worker exits; a UNIX socket alone fails with
+//   EACCES instead (libraries try one and fall back: glibc's user lookups ask nscd first).
 // What the kernel lacks is reported, never a failure: the run's environment record says what held.
 #include <filesystem>
 #include <string>
@@ -19,7 +20,8 @@ namespace vlb {
 inline constexpr int kSandboxRefusalExitCode = 97;
 
 struct SandboxPolicy {
-  std::filesystem::path scratch;  // the one folder the worker may write in
+  std::filesystem::path scratch;  // the worker's own folder: it may write there
+  std::filesystem::path shared;   // a second writable folder, shared by a solution's workers (none when empty)
   int report_fd = -1;             // a connected SOCK_SEQPACKET socket: where a refused system call is reported
 };
 
@@ -36,6 +38,11 @@ SandboxReport sandbox_capabilities();
 // Restricts this process (and every process it starts) for good. Throws SystemError when the kernel accepts a
 // mechanism but applying it fails (a vlbench bug, not a missing feature).
 SandboxReport enter_sandbox(const SandboxPolicy& policy);
+
+// A lighter confinement for a package's build (a compiler's processes, which need their own /proc entries and new
+// processes): landlock only, files written only under `writable` and to /dev/null, TCP refused, ptrace of anything
+// outside refused (landlock's rule). Reads stay free. Throws SystemError when applying it fails.
+SandboxReport confine_writes(const std::filesystem::path& writable);
 
 // One line for the environment record: "landlock ABI 7 (files, /proc, signals, TCP), seccomp (14 system calls)".
 std::string describe_sandbox(const SandboxReport& report);

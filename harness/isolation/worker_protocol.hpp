@@ -60,6 +60,7 @@ struct LoadMessage {  // judge -> worker
   ProblemShape shape;
   std::string entry_point;  // a Python package's "<file>.py::<function>"; empty for a module
   bool destination_passing_style = true;  // a Python package's: false when its entry point returns the output
+  std::string extension;  // a C++ group package's built module (benchmark_kernel.so); empty otherwise
 };
 
 struct SpansRequest {  // judge -> worker
@@ -186,7 +187,8 @@ struct JsonFields<protocol::LoadMessage> {
   static constexpr auto list = std::tuple{json_field("type", &R::type), json_field("module", &R::module),
                                           json_field("solution", &R::solution), json_field("shape", &R::shape),
                                           json_field("entry_point", &R::entry_point),
-                                          json_field("destination_passing_style", &R::destination_passing_style)};
+                                          json_field("destination_passing_style", &R::destination_passing_style),
+                                          json_field("extension", &R::extension)};
 };
 template <>
 struct JsonFields<protocol::SpansRequest> {

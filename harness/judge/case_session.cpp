@@ -141,7 +141,9 @@ bool CaseSession::set_up() {
   host_.share(*placements_, 0);
   if (host_.isolated() && context_.plan.time_cases) calibrate();
 
+  const auto load_began = std::chrono::steady_clock::now();
   const HostLoad load = host_.load(entry_, case_.shape);
+  result_.load_s = wall_seconds_since(load_began);
   if (load.unsupported_reason) {
     end(CaseStatus::kSkipped, *load.unsupported_reason);
     return false;
@@ -209,6 +211,7 @@ bool CaseSession::run_rounds() {
     prepare(round, settings);
     const std::size_t free_before = free_device_memory();
     const HostCall called = call(CallKind::kRound, round, /*snapshot=*/true);
+    if (round == 0 && !called.failure) result_.first_call_ms = called.outside_ms;
     note_memory();
     CorrectnessRound judged;
     const std::size_t free_after = free_device_memory();

@@ -12,6 +12,7 @@
 #include "harness/judge/live_progress.hpp"
 #include "harness/judge/local_host.hpp"
 #include "harness/judge/worker_host.hpp"
+#include "harness/plan/extension_build.hpp"
 #include "harness/plan/plan_check.hpp"
 #include "harness/plan/run_setup.hpp"
 #include "harness/plan/solution_catalog.hpp"
@@ -60,10 +61,14 @@ class LocalCases {
 
 CaseResult run_isolated(const CaseContext& context, const CatalogEntry& entry, const Case& test_case) {
   try {
-    WorkerHost host(worker_command_for(entry), context.device.ordinal, context.plan.case_timeout_s);
+    WorkerHost host(worker_command_for(entry, context.device.compute_capability()), context.device.ordinal,
+                    context.plan.case_timeout_s);
     return run_case(context, host, entry, test_case);
   } catch (const HostFailure& failure) {  // the worker failed before the case began
     return failed_case(entry.info.name, test_case, failure.status(), failure.what());
+  } catch (const BuildFailure& failure) {  // a C++ group package that did not build, or cannot be built here
+    const CaseStatus status = failure.compiled() ? CaseStatus::kCompileError : CaseStatus::kSkipped;
+    return failed_case(entry.info.name, test_case, status, failure.what());
   }
 }
 

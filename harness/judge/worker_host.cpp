@@ -4,9 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <thread>
 
 #include "harness/isolation/sandbox.hpp"
+#include "harness/plan/extension_build.hpp"
 
 namespace vlb {
 namespace {
@@ -49,18 +53,65 @@ CallActivity activity_of(const protocol::SpanMessage& span) {
   return activity;
 }
 
+// One folder per Python package for the life of this vlbench, where its workers' frameworks keep their compile
+// caches (Triton's, Inductor's): a case's worker finds what the package's earlier cases compiled, as a framework's
+// cache would in one process. It is removed when vlbench exits.
+std::filesystem::path framework_cache_for(const CatalogEntry& entry) {
+  static std::mutex lock;
+  static std::map<std::string, std::unique_ptr<ScratchDir>> folders;
+  const std::lock_guard<std::mutex> held(lock);
+  std::unique_ptr<ScratchDir>& folder = folders[entry.source_file];
+  if (!folder) folder = std::make_unique<ScratchDir>("framework-cache");
+  return folder->path();
+}
+
+// A C++ group package's module, built once per vlbench (the cache spares later runs the build); its failure too, which
+// every case of the package then reports.
+std::filesystem::path extension_for(const CatalogEntry& entry, int compute_capability) {
+  struct Outcome {
+    std::filesystem::path module;
+    std::optional<BuildFailure> failure;
+  };
+  static std::mutex lock;
+  static std::map<std::string, Outcome> outcomes;
+  const std::lock_guard<std::mutex> held(lock);
+  const std::string key = fmt::format("{}@{}", entry.source_file, compute_capability);
+  auto found = outcomes.find(key);
+  if (found == outcomes.end()) {
+    Outcome outcome;
+    try {
+      fmt::print(stderr, "vlbench: building {} as a torch extension (cached in {}) ...\n", entry.info.name,
+                 extension_cache_root().string());
+      const auto started = SteadyClock::now();
+      const BuiltExtension built = build_extension(*entry.package, compute_capability);
+      const double seconds = elapsed_ms(started, SteadyClock::now()) / 1000;
+      fmt::print(stderr, "vlbench: {} {}: {}\n", entry.info.name,
+                 built.cached ? "was built before" : fmt::format("built in {:.1f} s", seconds), built.module.string());
+      outcome.module = built.module;
+    } catch (const BuildFailure& failure) {
+      outcome.failure = failure;
+    }
+    found = outcomes.emplace(key, std::move(outcome)).first;
+  }
+  if (found->second.failure) throw *found->second.failure;
+  return found->second.module;
+}
+
 }  // namespace
 
-WorkerCommand worker_command_for(const CatalogEntry& entry) {
-  if (!entry.is_python_package()) return {worker_executable(), {"vlbench-worker"}};
+WorkerCommand worker_command_for(const CatalogEntry& entry, int compute_capability) {
+  if (!entry.is_python_package()) return {worker_executable(), {"vlbench-worker"}, {}, {}};
   // -B: no bytecode written beside the package's sources (the sandbox would refuse it anyway).
-  return {python_interpreter(), {"python3", "-B", python_worker_program().string()}};
+  WorkerCommand command{python_interpreter(), {"python3", "-B", python_worker_program().string()},
+                        framework_cache_for(entry), {}};
+  if (entry.package->builds_extension) command.extension = extension_for(entry, compute_capability);
+  return command;
 }
 
 WorkerHost::WorkerHost(int device, double case_timeout_s) : WorkerHost(worker_executable(), device, case_timeout_s) {}
 
 WorkerHost::WorkerHost(const std::filesystem::path& executable, int device, double case_timeout_s)
-    : WorkerHost(WorkerCommand{executable, {"vlbench-worker"}}, device, case_timeout_s) {}
+    : WorkerHost(WorkerCommand{executable, {"vlbench-worker"}, {}, {}}, device, case_timeout_s) {}
 
 WorkerHost::WorkerHost(const WorkerCommand& command, int device, double case_timeout_s)
     : scratch_("worker"),
@@ -68,6 +119,7 @@ WorkerHost::WorkerHost(const WorkerCommand& command, int device, double case_tim
       deadline_(SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(
                                          std::chrono::duration<double>(case_timeout_s))),
       case_timeout_s_(case_timeout_s),
+      extension_(command.extension),
       handshake_(CallHandshake::create()) {
   auto [judge_end, worker_end] = Channel::create_pair();
   channel_.emplace(std::move(judge_end));
@@ -75,6 +127,7 @@ WorkerHost::WorkerHost(const WorkerCommand& command, int device, double case_tim
   std::filesystem::create_directory(sandbox_scratch);
   std::vector<std::string> arguments = command.arguments;
   arguments.insert(arguments.end(), {"--serve", sandbox_scratch.string(), std::to_string(device)});
+  if (!command.shared_cache.empty()) arguments.push_back(command.shared_cache.string());
   worker_ = std::make_unique<ChildProcess>(command.executable, arguments,
                                            ChildOptions{log_, std::nullopt, {worker_end.fd(), handshake_.fd()}});
   hello_ = expect<protocol::HelloMessage>();
@@ -173,7 +226,8 @@ HostLoad WorkerHost::load(const CatalogEntry& entry, const ProblemShape& shape) 
                                       .solution = entry.info.name,
                                       .shape = shape,
                                       .entry_point = entry.entry_point,
-                                      .destination_passing_style = entry.destination_passing_style};
+                                      .destination_passing_style = entry.destination_passing_style,
+                                      .extension = extension_.string()};
   protocol::send_message(*channel_, message);
   const auto loaded = expect<protocol::LoadedMessage>();
   return {loaded.unsupported_reason, static_cast<std::size_t>(loaded.workspace_bytes)};

@@ -19,13 +19,17 @@
 
 namespace vlb {
 
-// How a worker is started, up to its "--serve SCRATCH DEVICE": vlbench-worker for a solution module, the Python
-// worker's program under the user's Python for a Python package.
+// How a worker is started, up to its "--serve SCRATCH DEVICE [SHARED_CACHE]": vlbench-worker for a solution module,
+// the Python worker's program under the user's Python for a Python package.
 struct WorkerCommand {
   std::filesystem::path executable;
   std::vector<std::string> arguments;  // argv[0] first
+  std::filesystem::path shared_cache;  // a Python package's framework cache for this run (empty: none)
+  std::filesystem::path extension;     // a C++ group package's built module (empty: none)
 };
-WorkerCommand worker_command_for(const CatalogEntry& entry);
+// Builds a C++ group package first (or finds it built) for a GPU of `compute_capability`: BuildFailure when it
+// cannot be.
+WorkerCommand worker_command_for(const CatalogEntry& entry, int compute_capability);
 
 class WorkerHost final : public SolutionHost {
  public:
@@ -64,6 +68,7 @@ class WorkerHost final : public SolutionHost {
   std::filesystem::path log_;
   std::chrono::steady_clock::time_point deadline_;
   double case_timeout_s_;
+  std::filesystem::path extension_;
   std::optional<Channel> channel_;
   CallHandshake handshake_;
   std::unique_ptr<ChildProcess> worker_;

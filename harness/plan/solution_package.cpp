@@ -24,6 +24,13 @@ constexpr std::array<std::string_view, 5> kPythonLanguages = {"pytorch", "triton
 constexpr std::array<std::string_view, 4> kCppLanguages = {"cutlass", "cudnn", "cublas", "cuda_cpp"};
 constexpr double kValidationTimeoutS = 120;
 constexpr int kModelsCannotRun = 3;  // validate_solution_package.py's exit code
+// What SOL-ExecBench's build step compiles (build_ext.py): these files at the package's top.
+constexpr std::array<std::string_view, 5> kTranslationUnits = {".cu", ".cpp", ".cc", ".cxx", ".c"};
+
+bool is_translation_unit(const std::string& path) {
+  return std::any_of(kTranslationUnits.begin(), kTranslationUnits.end(),
+                     [&](std::string_view suffix) { return path.ends_with(suffix); });
+}
 
 template <std::size_t N>
 bool among(const std::array<std::string_view, N>& list, const std::string& value) {
@@ -45,38 +52,49 @@ void check_source_path(const JsonValue& where, const std::string& path) {
   if (!inside) where.fail(fmt::format("'{}' is not a path inside the package (relative, no '..')", path));
 }
 
+// The spec's languages, all of one group (SOL-ExecBench does not mix them).
 std::vector<std::string> languages_of(const JsonValue& spec) {
   const JsonValue list = spec.at("languages");
   std::vector<std::string> languages;
   for (const JsonValue& language : list.elements()) languages.push_back(language.as_non_empty_string());
   if (languages.empty()) list.fail("must list at least one language");
   for (const std::string& language : languages) {
-    if (among(kCppLanguages, language)) {
-      throw UsageError(fmt::format(
-          "{}: spec.languages: '{}' is of SOL-ExecBench's C++ group, which vlbench does not build from a package yet; "
-          "run a C++ solution as a folder of solutions/ (docs/adding-a-solution.md), or a Python group package "
-          "({})", spec.source(), language, fmt::join(kPythonLanguages, ", ")));
-    }
-    if (!among(kPythonLanguages, language)) {
+    if (!among(kPythonLanguages, language) && !among(kCppLanguages, language)) {
       list.fail(fmt::format("unknown language '{}'; SOL-ExecBench's are {}, {}", language,
+                            fmt::join(kPythonLanguages, ", "), fmt::join(kCppLanguages, ", ")));
+    }
+  }
+  const bool cpp = among(kCppLanguages, languages.front());
+  for (const std::string& language : languages) {
+    if (among(kCppLanguages, language) != cpp) {
+      list.fail(fmt::format("mixes the Python group ({}) with the C++ group ({}), which SOL-ExecBench does not allow",
                             fmt::join(kPythonLanguages, ", "), fmt::join(kCppLanguages, ", ")));
     }
   }
   return languages;
 }
 
-// The entry point "<file>.py::<function>", its file and function checked.
-std::string entry_point_of(const JsonValue& spec) {
+bool is_identifier(const std::string& text) {
+  return !text.empty() && !(text[0] >= '0' && text[0] <= '9') && std::all_of(text.begin(), text.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+// The entry point: "<file>.py::<function>" for the Python group; for the C++ group "<file>::<function>", a
+// translation unit at the package's top (the only ones SOL-ExecBench's build compiles) and the function its torch
+// binding defines.
+std::string entry_point_of(const JsonValue& spec, bool builds_extension) {
   const JsonValue value = spec.at("entry_point");
   const std::string entry = value.as_non_empty_string();
+  const std::string form = builds_extension ? "<file>.cu::<function>" : "<file>.py::<function>";
   const std::size_t split = entry.find("::");
   if (split == std::string::npos || entry.find("::", split + 2) != std::string::npos) {
-    value.fail(fmt::format("'{}' is not of the form '<file>.py::<function>'", entry));
+    value.fail(fmt::format("'{}' is not of the form '{}'", entry, form));
   }
   const std::string file = entry.substr(0, split), function = entry.substr(split + 2);
-  if (!file.ends_with(".py") || function.empty()) {
-    value.fail(fmt::format("'{}' is not of the form '<file>.py::<function>'", entry));
-  }
+  const bool file_fits = builds_extension ? is_translation_unit(file) && file.find('/') == std::string::npos
+                                          : file.ends_with(".py");
+  if (!file_fits || !is_identifier(function)) value.fail(fmt::format("'{}' is not of the form '{}'", entry, form));
   check_source_path(value, file);
   return entry;
 }
@@ -97,11 +115,12 @@ struct Source {
 };
 
 // The sources: inline where "content" is given, else read from the folder (a folder package only).
-std::vector<Source> sources_of(const JsonValue& root, const std::optional<fs::path>& folder) {
+std::vector<Source> sources_of(const JsonValue& root, const std::optional<fs::path>& folder, bool builds_extension) {
   std::vector<Source> sources;
   const std::optional<JsonValue> listed = root.find("sources");
   if (!listed) {
     if (!folder) root.fail("sources: required field is missing (a solution.json file carries its sources inline)");
+    if (builds_extension) root.fail("sources: required field is missing (a C++ group package lists its sources)");
     for (const std::string& file : python_files_in(*folder)) {
       sources.push_back({file, read_text_file(*folder / file, "source file")});
     }
@@ -138,12 +157,12 @@ std::shared_ptr<ScratchDir> stage(const std::vector<Source>& sources) {
   return staging;
 }
 
+}  // namespace
+
 std::filesystem::path compiled_in_path(const char* variable, const char* fallback) {
   const char* chosen = std::getenv(variable);
   return chosen != nullptr && *chosen != '\0' ? fs::path(chosen) : fs::path(fallback);
 }
-
-}  // namespace
 
 bool names_solution_package(std::string_view argument) {
   return argument.find('/') != std::string_view::npos || argument.ends_with(".json");
@@ -173,12 +192,14 @@ SolutionPackage read_solution_package(const fs::path& path) {
   const JsonValue spec = root.at("spec");
   spec.expect_object();
   package.info.languages = languages_of(spec);
-  package.entry_point = entry_point_of(spec);
+  package.builds_extension = among(kCppLanguages, package.info.languages.front());
+  package.entry_point = entry_point_of(spec, package.builds_extension);
   if (const std::optional<JsonValue> style = spec.find("destination_passing_style")) {
     package.destination_passing_style = style->as_bool();
   }
 
-  const std::vector<Source> sources = sources_of(root, folder_form ? std::optional(path) : std::nullopt);
+  const std::vector<Source> sources =
+      sources_of(root, folder_form ? std::optional(path) : std::nullopt, package.builds_extension);
   const std::string entry_file = package.entry_point.substr(0, package.entry_point.find("::"));
   if (std::none_of(sources.begin(), sources.end(), [&](const Source& s) { return s.path == entry_file; })) {
     spec.at("entry_point").fail(fmt::format("its file {} is not among the package's sources", entry_file));

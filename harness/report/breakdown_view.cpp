@@ -23,6 +23,10 @@ void print_kernel_breakdown(std::FILE* out, const CaseResult& result) {
     return;
   }
   fmt::print(out, ", median {:.1f} us\n", result.timing->stats.median * 1000.0);
+  if (result.load_s && result.first_call_ms) {  // a JIT (torch.compile, Triton) compiles in the first call
+    fmt::print(out, "  load {:.2f} s; first call {:.1f} ms (correctness round 0, outside the timed calls)\n",
+               *result.load_s, *result.first_call_ms);
+  }
   const std::optional<KernelBreakdown>& breakdown = result.timing->breakdown;
   if (!breakdown) {
     fmt::print(out, "  no kernel breakdown: {}\n",

@@ -50,7 +50,7 @@ RunRecord read_partial_results(const std::filesystem::path& partial_path) {
       if (cut_short && i > 0) break;  // the crash interrupted this line; every earlier case is whole
       throw;
     }
-    if (i > 0 && version < kResultsSchemaVersion) report_detail::add_version_2_case_fields(document);
+    if (i > 0 && version < kResultsSchemaVersion) report_detail::add_later_case_fields(document, version);
     const JsonValue node(document, source);
     if (i == 0) {
       version = report_detail::schema_version_of(node);

@@ -15,8 +15,9 @@
 namespace vlb {
 
 // 2: the judge's outside clock and every timed call's judgement in `timing`, the sandbox in `environment`;
-// `correctness` holds the rounds only. Files of version 1 still read (the new fields empty).
-inline constexpr int kResultsSchemaVersion = 2;
+// `correctness` holds the rounds only. 3: each case's `load_s` and `first_call_ms`. Files of versions 1 and 2 still
+// read (the later fields empty).
+inline constexpr int kResultsSchemaVersion = 3;
 
 struct EnvironmentRecord {
   std::string hostname;
@@ -70,6 +71,8 @@ struct CaseResult {
   std::optional<double> score;
   bool implausibly_fast = false;
   double wall_time_s = 0;
+  std::optional<double> load_s;         // the solution's load in its worker, on the judge's clock
+  std::optional<double> first_call_ms;  // round 0's call on the outside clock: a JIT's compile time shows here
   std::optional<double> peak_device_memory_bytes;
 };
 

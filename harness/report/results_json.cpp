@@ -51,22 +51,30 @@ std::int64_t check_schema(const JsonValue& root) {
   return version.as_int64();
 }
 
-// A version 1 document lacks what version 2 added: the sandbox of its environment, the outside clock and the judged
-// timed calls of its timings. They read as empty.
-void add_version_2_fields(JsonDocument& document) {
+// What later versions added, empty, in a document of `version`: version 2's sandbox of the environment (the cases'
+// fields are add_later_case_fields').
+void add_later_fields(JsonDocument& document, std::int64_t version) {
   auto& environment = document[std::string(json_key(&RunRecord::environment))];
-  if (environment.is_object()) environment.emplace(std::string(json_key(&EnvironmentRecord::sandbox)), "");
+  if (version < 2 && environment.is_object()) {
+    environment.emplace(std::string(json_key(&EnvironmentRecord::sandbox)), "");
+  }
   auto& cases = document[std::string(json_key(&RunRecord::cases))];
   if (!cases.is_array()) return;
-  for (auto& each : cases) add_version_2_case_fields(each);
+  for (auto& each : cases) add_later_case_fields(each, version);
 }
 
 }  // namespace
 
-void add_version_2_case_fields(JsonDocument& result) {
+// Version 2 added the outside clock, the judged timed calls and the breakdown to `timing`; version 3 the case's
+// load_s and first_call_ms. They read as empty.
+void add_later_case_fields(JsonDocument& result, std::int64_t version) {
   if (!result.is_object()) return;
+  if (version < 3) {
+    result.emplace(std::string(json_key(&CaseResult::load_s)), nullptr);
+    result.emplace(std::string(json_key(&CaseResult::first_call_ms)), nullptr);
+  }
   auto& timing = result[std::string(json_key(&CaseResult::timing))];
-  if (!timing.is_object()) return;
+  if (version >= 2 || !timing.is_object()) return;
   timing.emplace(std::string(json_key(&TimingResult::outside_samples_ms)), JsonDocument::array());
   timing.emplace(std::string(json_key(&TimingResult::outside_clock)), nullptr);
   timing.emplace(std::string(json_key(&TimingResult::judged_calls)), JsonDocument::array());
@@ -76,9 +84,10 @@ void add_version_2_case_fields(JsonDocument& result) {
 std::int64_t schema_version_of(const JsonValue& root) { return check_schema(root); }
 
 RunRecord read_run_record(const JsonValue& root) {
-  if (check_schema(root) == kResultsSchemaVersion) return read_json<RunRecord>(root);
+  const std::int64_t version = check_schema(root);
+  if (version == kResultsSchemaVersion) return read_json<RunRecord>(root);
   JsonDocument upgraded = root.json();
-  add_version_2_fields(upgraded);
+  add_later_fields(upgraded, version);
   RunRecord record = read_json<RunRecord>(JsonValue(upgraded, root.source()));
   record.schema_version = kResultsSchemaVersion;
   return record;

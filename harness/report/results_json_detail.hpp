@@ -19,9 +19,9 @@ inline constexpr std::string_view kUnnamedDocument = "results JSON";
 RunRecord read_run_record(const JsonValue& root);
 CaseResult read_case_result(const JsonValue& node);
 // The document's schema version (InputError for another schema or a version this vlbench does not read), and what a
-// version 1 case lacks, added empty (a partial file's case lines).
+// case of an earlier `version` lacks, added empty (a partial file's case lines).
 std::int64_t schema_version_of(const JsonValue& root);
-void add_version_2_case_fields(JsonDocument& result);
+void add_later_case_fields(JsonDocument& result, std::int64_t version);
 
 // The cross-field rules over an already typed record (docs/results-schema.md, "Validation rules"); the JsonValue is
 // what the record was read from, used to name paths in messages.

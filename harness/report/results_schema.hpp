@@ -218,6 +218,8 @@ struct JsonFields<CaseResult> {
                                           json_field("score", &R::score),
                                           json_field("implausibly_fast", &R::implausibly_fast),
                                           json_field("wall_time_s", &R::wall_time_s),
+                                          json_field("load_s", &R::load_s),
+                                          json_field("first_call_ms", &R::first_call_ms),
                                           json_field("peak_device_memory_bytes", &R::peak_device_memory_bytes)};
 };
 

@@ -11,7 +11,7 @@
 namespace vlb {
 
 int describe_modules(const std::filesystem::path& scratch, const std::vector<std::filesystem::path>& modules) {
-  enter_sandbox({scratch, STDERR_FILENO});  // a refused call is reported on the describer's log
+  enter_sandbox({scratch, {}, STDERR_FILENO});  // a refused call is reported on the describer's log
   nlohmann::json described = nlohmann::json::array();
   for (const std::filesystem::path& path : modules) {
     nlohmann::json entry = {{"module", path.string()}, {"description", nullptr}, {"error", nullptr}};

@@ -193,8 +193,9 @@ OpenedSolution open_module_solution(const protocol::LoadMessage& load, cudaStrea
   }
 }
 
-int serve_judge(int channel_fd, int handshake_fd, const std::filesystem::path& scratch, int device,
+int serve_judge(int channel_fd, int handshake_fd, const WorkerFolders& folders, int device,
                 const SolutionOpener& opener) {
+  const std::filesystem::path& scratch = folders.scratch;
   Channel channel{UniqueFd(channel_fd)};
   try {
     CallHandshake handshake = CallHandshake::attach(UniqueFd(handshake_fd));
@@ -206,7 +207,7 @@ int serve_judge(int channel_fd, int handshake_fd, const std::filesystem::path& s
     // Where libraries put their temporary files and caches (a JIT's, a compiler's): the one folder it may write.
     setenv("TMPDIR", scratch.c_str(), 1);
     setenv("CUDA_CACHE_PATH", (scratch / "cuda-cache").c_str(), 1);
-    const SandboxReport sandbox = enter_sandbox({scratch, channel.fd()});
+    const SandboxReport sandbox = enter_sandbox({scratch, folders.shared_cache, channel.fd()});
     protocol::HelloMessage hello;
     hello.pid = getpid();
     hello.sandbox = sandbox_record(sandbox);

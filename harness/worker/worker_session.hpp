@@ -49,9 +49,16 @@ class WorkerSession {
   ShortKernelNames short_names_;
 };
 
+// The folders a worker may write in: its own scratch, and (Python packages) the folder where the frameworks of one
+// package's workers keep their compile caches across that package's cases.
+struct WorkerFolders {
+  std::filesystem::path scratch;
+  std::filesystem::path shared_cache;  // empty: none
+};
+
 // The whole worker process: CUDA up on `device`, CUPTI started, the sandbox entered, then serve() with `opener`.
 // Returns the process's exit code; whatever stops it is reported to the judge as a fault first.
-int serve_judge(int channel_fd, int handshake_fd, const std::filesystem::path& scratch, int device,
+int serve_judge(int channel_fd, int handshake_fd, const WorkerFolders& folders, int device,
                 const SolutionOpener& opener);
 
 // The describer (vlbench-worker --describe): sandboxed, it loads each module and prints the modules' descriptions as

@@ -35,8 +35,9 @@ def rope_vision(k, vision_grid_thw):
     return torch.cat(sections, dim=-1)
 
 
-def run(language_hidden_states, vision_hidden_states, language_position_ids, vision_grid_thw, q_proj_weight,
-        q_proj_bias, k_proj_weight, k_proj_bias, v_proj_weight, v_proj_bias, o_proj_weight, output):
+def attention_output(language_hidden_states, vision_hidden_states, language_position_ids, vision_grid_thw,
+                     q_proj_weight, q_proj_bias, k_proj_weight, k_proj_bias, v_proj_weight, v_proj_bias):
+    """Everything before the output projection: the attention's output as [B, Lq, 4096], head-major in a token."""
     batch, lang_seq, _ = language_hidden_states.shape
     vision_seq = vision_hidden_states.shape[1]
     q = F.linear(language_hidden_states, q_proj_weight, q_proj_bias).view(batch, lang_seq, NUM_HEADS, HEAD_DIM)
@@ -46,5 +47,11 @@ def run(language_hidden_states, vision_hidden_states, language_position_ids, vis
     q = rotate_half(q, cos, sin).transpose(1, 2)
     k = rope_vision(k, vision_grid_thw).transpose(1, 2)
     attention = F.scaled_dot_product_attention(q, k, v.transpose(1, 2), enable_gqa=True)
-    attention = attention.transpose(1, 2).reshape(batch, lang_seq, NUM_HEADS * HEAD_DIM)
+    return attention.transpose(1, 2).reshape(batch, lang_seq, NUM_HEADS * HEAD_DIM)
+
+
+def run(language_hidden_states, vision_hidden_states, language_position_ids, vision_grid_thw, q_proj_weight,
+        q_proj_bias, k_proj_weight, k_proj_bias, v_proj_weight, v_proj_bias, o_proj_weight, output):
+    attention = attention_output(language_hidden_states, vision_hidden_states, language_position_ids, vision_grid_thw,
+                                 q_proj_weight, q_proj_bias, k_proj_weight, k_proj_bias, v_proj_weight, v_proj_bias)
     torch.matmul(attention, o_proj_weight.t(), out=output)

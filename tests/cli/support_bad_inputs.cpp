@@ -198,8 +198,8 @@ void write_results_files(const ScratchFolder& s) {
   s.write("rf/garbage.json", random_bytes(4000, 0xb5));
   s.write("rf/empty.json", "");
   variant("v0", [](json& r) { r["schema_version"] = 0; });
-  // The audit's "v2" was a version from the future; version 2 is this vlbench's own now, so 3 stands for it.
-  variant("v2", [](json& r) { r["schema_version"] = 3; });
+  // The audit's "v2" was a version from the future; versions 2 and 3 are this vlbench's own now, so 4 stands for it.
+  variant("v2", [](json& r) { r["schema_version"] = 4; });
   variant("schema", [](json& r) { r["schema"] = "other"; });
   variant("nosummary", [](json& r) { r.erase("summary"); });
   const std::string events = "\"event_samples_ms\": [";

@@ -30,11 +30,12 @@ struct Outcome {
 
 // Runs `attempt` in a sandboxed child; the child exits 0 when the attempt succeeded, 10 when it was refused with
 // EACCES or EPERM, 11 on any other error.
-Outcome in_sandbox(const std::filesystem::path& scratch, const std::function<int()>& attempt) {
+Outcome in_sandbox(const std::filesystem::path& scratch, const std::function<int()>& attempt,
+                   const std::filesystem::path& shared = {}) {
   auto [judge, worker] = vlb::Channel::create_pair();
   const pid_t pid = fork();
   if (pid == 0) {
-    vlb::enter_sandbox({scratch, worker.fd()});
+    vlb::enter_sandbox({scratch, shared, worker.fd()});
     const int result = attempt();
     _exit(result == 0 ? 0 : (errno == EACCES || errno == EPERM) ? 10 : 11);
   }
@@ -80,9 +81,20 @@ TEST_CASE("inside the sandbox: reads and the scratch folder yes; other files, ot
 
   CHECK(in_sandbox(scratch, [&] { return open_for((folder.path() / "outside").string(), O_WRONLY | O_CREAT); }).exit_code == 10);
   CHECK_FALSE(std::filesystem::exists(folder.path() / "outside"));
+  // A Python package's shared cache folder: writable when the policy names it, and only then.
+  const auto shared = folder.path() / "shared";
+  std::filesystem::create_directory(shared);
+  CHECK(in_sandbox(scratch, [&] { return open_for((shared / "kernel").string(), O_WRONLY | O_CREAT); }).exit_code == 10);
+  CHECK(in_sandbox(scratch, [&] { return open_for((shared / "kernel").string(), O_WRONLY | O_CREAT); }, shared)
+            .exit_code == 0);
+  CHECK(std::filesystem::exists(shared / "kernel"));
   CHECK(in_sandbox(scratch, [&] { return open_for("/proc/" + parent + "/status", O_RDONLY); }).exit_code == 10);
   CHECK(in_sandbox(scratch, [&] { return open_for("/proc/" + parent + "/mem", O_RDONLY); }).exit_code == 10);
   CHECK(in_sandbox(scratch, [&] { return kill(getppid(), 0); }).exit_code == 10);
+  // A UNIX socket fails with EACCES and the child goes on (libraries fall back); nothing is reported.
+  const Outcome unix_socket = in_sandbox(scratch, [&] { return socket(AF_UNIX, SOCK_STREAM, 0) < 0 ? -1 : 0; });
+  CHECK(unix_socket.exit_code == 10);
+  CHECK(unix_socket.reported.empty());
 
   // ptrace and socket stop the child at once, with the call named on the report socket.
   for (const char* call : {"ptrace", "socket"}) {

@@ -131,6 +131,8 @@ CaseResult make_passed_case(std::mt19937_64& rng, const std::string& solution, i
   result.baseline_ms = median_ms * uniform(rng, 1.5, 4.0);
   result.score = 1.0 / (1.0 + (result.timing->stats.median - t_sol_ms) / (*result.baseline_ms - t_sol_ms));
   result.peak_device_memory_bytes = std::floor(uniform(rng, 1e8, 4e9));
+  result.load_s = uniform(rng, 0.01, 30.0);
+  result.first_call_ms = uniform(rng, 0.1, 40000.0);
   return result;
 }
 

@@ -59,6 +59,23 @@ TEST_CASE("a version 1 file reads as version 2 with the fields version 2 added e
   require_invalid(document, "environment.sandbox: required field is missing");
 }
 
+TEST_CASE("a version 2 document reads with no load or first-call time; a version 3 one must have them",
+          "[report][json][schema]") {
+  json document = seeded_document();
+  document["schema_version"] = 2;
+  for (json& each : document["cases"]) {
+    each.erase("load_s");
+    each.erase("first_call_ms");
+  }
+  const RunRecord run = run_record_from_json(document);
+  for (const CaseResult& result : run.cases) {
+    CHECK_FALSE(result.load_s.has_value());
+    CHECK_FALSE(result.first_call_ms.has_value());
+  }
+  document["schema_version"] = 3;
+  require_invalid(document, "load_s: required field is missing");
+}
+
 TEST_CASE("a seeded run record round-trips through JSON text exactly", "[report][json]") {
   const std::uint64_t seed = GENERATE(1u, 77u, 4242u, 987654321u);
   const RunRecord run = test::make_seeded_run(seed);
@@ -186,8 +203,9 @@ TEST_CASE("validation checks schema, statuses and the per-status rules", "[repor
     require_invalid(document, "schema: expected \"vlbench-results\"");
   }
   SECTION("a newer schema version") {
-    document["schema_version"] = 3;
-    require_invalid(document, "schema_version: unsupported schema version 3");
+    document["schema_version"] = kResultsSchemaVersion + 1;
+    require_invalid(document, "schema_version: unsupported schema version " +
+                                  std::to_string(kResultsSchemaVersion + 1));
   }
   SECTION("a PASSED case with a reason") {
     document["cases"][0]["reason"] = "looks fine";

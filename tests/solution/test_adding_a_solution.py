@@ -214,8 +214,10 @@ class PythonSolutionSection(unittest.TestCase):
 
     def test_vlbench_refuses_what_it_cannot_run_by_field(self):
         cases = (
+            (lambda p: p["spec"].update(languages=["pytorch", "cuda_cpp"]),
+             "spec.languages: mixes the Python group"),
             (lambda p: p["spec"].update(languages=["cuda_cpp"]),
-             "spec.languages: 'cuda_cpp' is of SOL-ExecBench's C++"),
+             "spec.entry_point: 'main.py::run' is not of the form '<file>.cu::<function>'"),
             (lambda p: p["spec"].update(entry_point="kernel.py::run"), "its file kernel.py is not among the package's"),
             (lambda p: p["spec"].update(entry_point="main.py"), "spec.entry_point: 'main.py' is not of the form"),
             (lambda p: p.update(definition="rmsnorm"), "definition: 'rmsnorm' is not this suite's definition"),
@@ -258,6 +260,27 @@ class PythonSolutionSection(unittest.TestCase):
                           env=self.env, check=False)
         self.assertEqual(over_source.returncode, 2, over_source.stdout + over_source.stderr)
         self.assertIn("it is also a source of the package", over_source.stderr)
+
+
+class CppPackageSection(unittest.TestCase):
+    """The page's downloaded C++ package: its two commands, the second with --dry-run (the build and the run need
+    torch and a GPU; tests/worker/test_python_worker_gpu.py builds and runs one)."""
+
+    def test_a_packaged_compiled_solution_runs_by_its_path(self):
+        commands = re.search(r"`(build/vlbench package --solution template -o template.json)`, then\s+"
+                             r"`(build/vlbench --solution template.json --case 15)`", DOC)
+        self.assertIsNotNone(commands, "the page shows no package-then-run commands for a C++ package")
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            (root / "build").symlink_to(BINARY_DIR)
+            run(commands.group(1), cwd=root)
+            package = json.loads((root / "template.json").read_text())
+            self.assertEqual(package["spec"]["languages"][0], "cuda_cpp")
+            result = run(commands.group(2) + " --dry-run", cwd=root, check=False)
+            self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+            self.assertIn("would run template", result.stdout)
+            listing = run("build/vlbench --list --solution template.json", cwd=root).stdout
+            self.assertIn("from: C++ package (built as a torch extension)", listing)
 
 
 if __name__ == "__main__":

@@ -115,10 +115,10 @@ class PythonWorkerSide(unittest.TestCase):
         sys.modules.update(self.saved_modules)
         sys.path[:] = self.saved_path
 
-    def load(self, entry_point="main.py::run", destination_passing_style=1, stream_handle=0x7F00):
+    def load(self, entry_point="main.py::run", destination_passing_style=1, stream_handle=0x7F00, extension=""):
         message = message_buffer()
-        status = self.callbacks.load(self.folder.encode(), entry_point.encode(), destination_passing_style, 0,
-                                     stream_handle, message, len(message))
+        status = self.callbacks.load(self.folder.encode(), entry_point.encode(), extension.encode(),
+                                     destination_passing_style, 0, stream_handle, message, len(message))
         return status, message.value.decode()
 
     def prepare(self, call):
@@ -232,6 +232,36 @@ class PythonWorkerSide(unittest.TestCase):
         write_package(self.folder, "import kernels\nSCALE = kernels.scale()\ndef run(*tensors):\n    pass\n")
         self.assertEqual(self.load()[0], worker.LOADED)
         self.assertEqual(sys.modules["main"].SCALE, 7)
+
+    def test_a_cpp_packages_function_comes_from_its_built_module_not_its_entry_file(self):
+        # The built module stands in as a Python file: the worker imports whatever path the judge names, as
+        # upstream's evaluator imports benchmark_kernel.so.
+        built = Path(self.folder, "built", "benchmark_kernel.py")
+        built.parent.mkdir()
+        marker = self.rng.getrandbits(48)
+        built.write_text(f"MARKER = {marker}\ndef run(*tensors):\n    tensors[-1].copy_(MARKER)\n")
+        Path(self.folder, "binding.cu").write_text("// never imported\n")
+        self.assertEqual(self.load("binding.cu::run", extension=str(built))[0], worker.LOADED)
+        call = random_call(self.rng)[0]
+        self.assertEqual(self.prepare(call)[0], worker.LOADED)
+        self.assertEqual(self.call_entry()[0], worker.LOADED)
+        self.assertEqual(self.runner.arguments[-1].copied_from, marker)
+        status, message = self.load("binding.cu::forward", extension=str(built))
+        self.assertEqual(status, worker.FAILED)
+        self.assertIn("defines no function 'forward'", message)
+
+    def test_compile_caches_go_to_the_packages_shared_folder_and_the_rest_to_scratch(self):
+        saved = dict(os.environ)
+        try:
+            worker.use_scratch("/scratch", "/shared")
+            self.assertEqual(os.environ["TMPDIR"], "/scratch")
+            self.assertEqual(os.environ["TRITON_CACHE_DIR"], "/shared/triton")
+            self.assertEqual(os.environ["TORCHINDUCTOR_CACHE_DIR"], "/shared/inductor")
+            worker.use_scratch("/scratch", "")
+            self.assertEqual(os.environ["TRITON_CACHE_DIR"], "/scratch/triton")
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
 
     def test_an_entry_function_that_is_not_there_fails_the_load_by_name(self):
         write_package(self.folder, "def kernel(*tensors):\n    pass\n")

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Python solutions on a GPU, through vlbench's Python worker: solutions/torch_sdpa PASSES, as a folder and as a
-solution.json with its source inline; the Python adversaries of python_adversaries/ (batch element 0 only on a random
-share of the calls; a first output served again to every later call) are INCORRECT_NUMERICAL. Their H200 runs at
-e2682ff are in results/h200/python/.
+"""Packages on a GPU, through vlbench's Python worker: solutions/torch_sdpa PASSES, as a folder and as a
+solution.json with its source inline; torch_compile and triton_attention PASS; the Python adversaries of
+python_adversaries/ are caught (batch element 0 only on a random share of the calls, a first output served again:
+INCORRECT_NUMERICAL; a done written early into the handshake: INCORRECT_NUMERICAL, the output read before the work
+ran; a forged report on the channel: REWARD_HACK); and the round trip of a compiled solution: `vlbench package -s
+template` run as a C++ group package (built as a torch extension, then found in the cache) gives template's verdicts.
+H200 runs: results/h200/python/.
 
 Needs a CUDA GPU and a Python with torch (VLBENCH_PYTHON, else python3) and pydantic for SOL-ExecBench's models;
 reports SKIPPED (exit 77) with the reason otherwise. Environment (set by ctest): VLBENCH_BINARY, VLBENCH_SOURCE_DIR.
@@ -62,14 +65,38 @@ class PythonSolutionsOnTheGpu(unittest.TestCase):
         (self.folder / "torch_sdpa.json").write_text(json.dumps(package))
         self.assertEqual(self.run_cases(self.folder / "torch_sdpa.json", "3")[0], ["PASSED"])
 
+    def test_torch_compile_and_triton_pass(self):
+        for name in ("torch_compile", "triton_attention"):
+            with self.subTest(solution=name):
+                found, output = self.run_cases(SOURCE_DIR / "solutions" / name, "15,3")
+                self.assertEqual(found, ["PASSED", "PASSED"], output)
+
     def test_the_python_adversaries_are_caught(self):
-        for name in ("skip_some", "stale"):
+        expected = {"skip_some": "INCORRECT_NUMERICAL", "stale": "INCORRECT_NUMERICAL",
+                    "forged_done": "INCORRECT_NUMERICAL", "forged_report": "REWARD_HACK"}
+        for name, status in expected.items():
             with self.subTest(adversary=name):
                 package = self.folder / name
                 shutil.copytree(ADVERSARIES / name, package)
                 shutil.copy(TORCH_SDPA / "main.py", package / "torch_sdpa_main.py")
                 found, output = self.run_cases(package, "15,0")
-                self.assertEqual(found, ["INCORRECT_NUMERICAL", "INCORRECT_NUMERICAL"], output)
+                self.assertEqual(found, [status, status], output)
+
+    def test_a_packaged_compiled_solution_builds_once_and_keeps_its_verdicts(self):
+        package = self.folder / "template.json"
+        written = vlbench("package", "-s", "template", "-o", str(package))
+        self.assertEqual(written.returncode, 0, written.stderr)
+        os.environ["VLBENCH_CACHE_DIR"] = str(self.folder / "cache")
+        try:
+            first = vlbench("-s", str(package), "-c", "15", "--json", str(self.folder / "first.json"))
+            second = vlbench("-s", str(package), "-c", "15", "--json", str(self.folder / "second.json"))
+        finally:
+            del os.environ["VLBENCH_CACHE_DIR"]
+        self.assertIn("built in", first.stderr, first.stdout + first.stderr)
+        self.assertIn("was built before", second.stderr, second.stdout + second.stderr)
+        compiled = self.run_cases("template", "15")[0]
+        self.assertEqual(statuses(self.folder / "first.json"), compiled)
+        self.assertEqual(statuses(self.folder / "second.json"), compiled)
 
 
 if __name__ == "__main__":

@@ -58,8 +58,9 @@ OpenedSolution open_python_solution(const VlbPyCallbacks& callbacks, const proto
                                     cudaStream_t stream, int device) {
   std::array<char, kMessageBytes> message{};
   const int status =
-      callbacks.load(load.module.c_str(), load.entry_point.c_str(), load.destination_passing_style ? 1 : 0, device,
-                     reinterpret_cast<std::uint64_t>(stream), message.data(), message.size());
+      callbacks.load(load.module.c_str(), load.entry_point.c_str(), load.extension.c_str(),
+                     load.destination_passing_style ? 1 : 0, device, reinterpret_cast<std::uint64_t>(stream),
+                     message.data(), message.size());
   if (status != kLoaded && status != kUnsupported) throw SolutionFault(message.data());
   std::optional<std::string> unsupported;
   if (status == kUnsupported) unsupported = message.data();
@@ -74,14 +75,14 @@ OpenedSolution open_python_solution(const VlbPyCallbacks& callbacks, const proto
 }  // namespace vlb
 
 extern "C" const char* vlbench_python_abi() {
-  static const std::string abi = vlb::solution_module_abi() + "-python-1";
+  static const std::string abi = vlb::solution_module_abi() + "-python-2";
   return abi.c_str();
 }
 
-extern "C" int vlbench_python_serve(int channel_fd, int handshake_fd, const char* scratch, int device,
-                                    const VlbPyCallbacks* callbacks) {
+extern "C" int vlbench_python_serve(int channel_fd, int handshake_fd, const char* scratch, const char* shared_cache,
+                                    int device, const VlbPyCallbacks* callbacks) {
   const VlbPyCallbacks copied = *callbacks;
-  return vlb::serve_judge(channel_fd, handshake_fd, scratch, device,
+  return vlb::serve_judge(channel_fd, handshake_fd, {scratch, shared_cache}, device,
                           [copied, device](const vlb::protocol::LoadMessage& load, cudaStream_t stream) {
                             return vlb::open_python_solution(copied, load, stream, device);
                           });

@@ -25,8 +25,9 @@ struct VlbPyCall {
 // SKIPPED), and any callback 2 when the solution's code failed (the message is the error: RUNTIME_ERROR). A message
 // is written NUL-terminated into `message` (`message_bytes` long), cut where it does not fit.
 struct VlbPyCallbacks {
-  int (*load)(const char* folder, const char* entry_point, int destination_passing_style, int device,
-              std::uint64_t stream, char* message, std::size_t message_bytes);
+  // `extension`: a C++ group package's built module (its entry point's function is looked up there), else "".
+  int (*load)(const char* folder, const char* entry_point, const char* extension, int destination_passing_style,
+              int device, std::uint64_t stream, char* message, std::size_t message_bytes);
   int (*prepare)(const VlbPyCall* call, char* message, std::size_t message_bytes);
   int (*run)(char* message, std::size_t message_bytes);
 };
@@ -34,7 +35,8 @@ struct VlbPyCallbacks {
 // The ABI tag the Python side checks before it calls vlbench_python_serve.
 const char* vlbench_python_abi();
 
-// The worker process's whole life (serve_judge): returns its exit code.
-int vlbench_python_serve(int channel_fd, int handshake_fd, const char* scratch, int device,
+// The worker process's whole life (serve_judge): returns its exit code. `shared_cache` is the package's cache folder
+// for this run (writable beside `scratch`), or empty.
+int vlbench_python_serve(int channel_fd, int handshake_fd, const char* scratch, const char* shared_cache, int device,
                          const VlbPyCallbacks* callbacks);
 }

@@ -1,6 +1,6 @@
 """vlbench's Python worker: the process in which a Python solution package runs, started by vlbench only.
 
-    python3 vlbench_python_worker.py --serve SCRATCH DEVICE
+    python3 vlbench_python_worker.py --serve SCRATCH DEVICE [SHARED_CACHE]
 
 The judge's channel is descriptor 3 and the handshake page descriptor 4, as for vlbench-worker. This program loads
 libvlbench_python_worker.so (beside it), which runs the same worker session as vlbench-worker: it maps the judge's
@@ -19,7 +19,7 @@ import tempfile
 import traceback
 
 MINIMUM_PYTHON = (3, 10)
-ABI_SUFFIX = "-python-1"  # python_worker.cpp's vlbench_python_abi() ends with it
+ABI_SUFFIX = "-python-2"  # python_worker.cpp's vlbench_python_abi() ends with it
 LIBRARY = "libvlbench_python_worker.so"
 CHANNEL_FD, HANDSHAKE_FD = 3, 4
 LOADED, UNSUPPORTED, FAILED = 0, 1, 2
@@ -43,8 +43,8 @@ class Call(ctypes.Structure):
 
 
 MessageBuffer = ctypes.POINTER(ctypes.c_char)
-LoadFunction = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_int,
-                                ctypes.c_uint64, MessageBuffer, ctypes.c_size_t)
+LoadFunction = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int,
+                                ctypes.c_int, ctypes.c_uint64, MessageBuffer, ctypes.c_size_t)
 PrepareFunction = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(Call), MessageBuffer, ctypes.c_size_t)
 RunFunction = ctypes.CFUNCTYPE(ctypes.c_int, MessageBuffer, ctypes.c_size_t)
 
@@ -85,8 +85,9 @@ class PackageRunner:
         self.worker_stream = None
         self.arguments = None
 
-    def load(self, folder, entry_point, destination_passing_style, device, stream_handle):
-        """LOADED, or UNSUPPORTED with the reason; raises what the package's own code raised."""
+    def load(self, folder, entry_point, extension, destination_passing_style, device, stream_handle):
+        """LOADED, or UNSUPPORTED with the reason; raises what the package's own code raised. `extension` is a C++
+        group package's built module (the entry point's function is its binding's), or empty."""
         try:
             import torch
         except ModuleNotFoundError as missing:
@@ -99,7 +100,7 @@ class PackageRunner:
         torch.cuda.set_stream(self.worker_stream)
         file_name, function_name = entry_point.split("::")
         try:
-            module = import_entry_file(folder, file_name)
+            module = import_extension(extension) if extension else import_entry_file(folder, file_name)
         except ModuleNotFoundError as missing:
             if (missing.name or "").split(".")[0] in OPTIONAL_FRAMEWORKS:
                 return UNSUPPORTED, f"the package needs {missing.name}, which {sys.executable} lacks ({missing})"
@@ -149,13 +150,23 @@ def import_entry_file(folder, file_name):
     return module
 
 
+def import_extension(path):
+    """A built torch extension, imported as upstream's evaluator imports benchmark_kernel.so."""
+    spec = importlib.util.spec_from_file_location("benchmark_kernel", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import the built module {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def make_callbacks(runner):
     """The three C callbacks over `runner`; each turns a Python exception into FAILED with its traceback's tail."""
 
-    def load(folder, entry_point, destination_passing_style, device, stream_handle, message, size):
+    def load(folder, entry_point, extension, destination_passing_style, device, stream_handle, message, size):
         try:
-            status, text = runner.load(folder.decode(), entry_point.decode(), destination_passing_style, device,
-                                       stream_handle)
+            status, text = runner.load(folder.decode(), entry_point.decode(), extension.decode(),
+                                       destination_passing_style, device, stream_handle)
             write_message(message, size, text)
             return status
         except BaseException as error:  # everything the package's import may raise, SystemExit included
@@ -181,28 +192,32 @@ def make_callbacks(runner):
     return Callbacks(LoadFunction(load), PrepareFunction(prepare), RunFunction(run))
 
 
-def use_scratch(scratch):
-    """Every cache and temporary file a framework writes (Triton's, Inductor's, CUDA's) goes to the scratch folder,
-    the only one the sandbox lets the worker write."""
-    folders = (("TMPDIR", ""), ("TRITON_CACHE_DIR", "triton"), ("TORCHINDUCTOR_CACHE_DIR", "inductor"),
-               ("XDG_CACHE_HOME", "cache"), ("CUDA_CACHE_PATH", "cuda-cache"))
-    for variable, sub_folder in folders:
-        os.environ[variable] = os.path.join(scratch, sub_folder) if sub_folder else scratch
+def use_scratch(scratch, shared_cache):
+    """Every cache and temporary file a framework writes goes where the sandbox lets the worker write: compile caches
+    (Triton's, Inductor's) to the package's shared cache, which its later cases' workers find again, when there is
+    one; the rest to the worker's own scratch folder."""
+    caches = shared_cache or scratch
+    folders = (("TMPDIR", scratch, ""), ("TRITON_CACHE_DIR", caches, "triton"),
+               ("TORCHINDUCTOR_CACHE_DIR", caches, "inductor"), ("XDG_CACHE_HOME", scratch, "cache"),
+               ("CUDA_CACHE_PATH", caches, "cuda-cache"))
+    for variable, root, sub_folder in folders:
+        os.environ[variable] = os.path.join(root, sub_folder) if sub_folder else root
     tempfile.tempdir = None
 
 
 def main(argv):
-    if len(argv) != 4 or argv[1] != "--serve":
+    if len(argv) not in (4, 5) or argv[1] != "--serve":
         print("vlbench_python_worker.py is started by vlbench, not by hand:\n"
-              "  python3 vlbench_python_worker.py --serve SCRATCH DEVICE", file=sys.stderr)
+              "  python3 vlbench_python_worker.py --serve SCRATCH DEVICE [SHARED_CACHE]", file=sys.stderr)
         return 2
     if sys.version_info < MINIMUM_PYTHON:
         print(f"vlbench's Python worker needs CPython {MINIMUM_PYTHON[0]}.{MINIMUM_PYTHON[1]} or newer; "
               f"{sys.executable} is {sys.version.split()[0]}: set VLBENCH_PYTHON to another", file=sys.stderr)
         return 2
     scratch, device = argv[2], int(argv[3])
+    shared_cache = argv[4] if len(argv) == 5 else ""
     sys.dont_write_bytecode = True
-    use_scratch(scratch)
+    use_scratch(scratch, shared_cache)
     library = ctypes.CDLL(os.path.join(os.path.dirname(os.path.abspath(__file__)), LIBRARY))
     library.vlbench_python_abi.restype = ctypes.c_char_p
     abi = library.vlbench_python_abi().decode()
@@ -210,10 +225,11 @@ def main(argv):
         print(f"{LIBRARY} speaks ABI {abi}, this program {ABI_SUFFIX}: they come from different builds",
               file=sys.stderr)
         return 2
-    library.vlbench_python_serve.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_char_p, ctypes.c_int,
-                                             ctypes.POINTER(Callbacks)]
+    library.vlbench_python_serve.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p,
+                                             ctypes.c_int, ctypes.POINTER(Callbacks)]
     callbacks = make_callbacks(PackageRunner())
-    return library.vlbench_python_serve(CHANNEL_FD, HANDSHAKE_FD, scratch.encode(), device, ctypes.byref(callbacks))
+    return library.vlbench_python_serve(CHANNEL_FD, HANDSHAKE_FD, scratch.encode(), shared_cache.encode(), device,
+                                        ctypes.byref(callbacks))
 
 
 if __name__ == "__main__":
