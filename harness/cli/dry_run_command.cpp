@@ -6,6 +6,7 @@
 #include "harness/cli/kept_files.hpp"
 #include "harness/core/printable_text.hpp"
 #include "harness/scaleout/case_shards.hpp"
+#include "harness/plan/extension_build.hpp"
 #include "harness/plan/plan_check.hpp"
 #include "harness/plan/solution_catalog.hpp"
 #include "harness/sol/speed_of_light.hpp"
@@ -35,6 +36,16 @@ std::string timing_text(const RunPlan& plan) {
                      timing.flush_l2 ? "flushed" : "not flushed");
 }
 
+// What a run does first for a C++ package, and where its build is kept.
+std::string build_plan_text(const CatalogEntry& entry) {
+  try {
+    return fmt::format("{} is built as a torch extension before its first case, or found built in {}",
+                       entry.info.name, extension_cache_root().string());
+  } catch (const BuildFailure& failure) {
+    return fmt::format("{} cannot be built here: {}", entry.info.name, failure.what());
+  }
+}
+
 }  // namespace
 
 int run_dry_run_command(const RunPlan& plan, std::FILE* out) {
@@ -45,9 +56,12 @@ int run_dry_run_command(const RunPlan& plan, std::FILE* out) {
              printable_text(checked.suite.workloads_path.string()), checked.cases.size(), plan.solutions.size());
   for (const std::string& argument : plan.solutions) {
     const CatalogEntry& entry = SolutionCatalog::instance().at(argument);
+    const bool builds = entry.is_python_package() && entry.package->builds_extension;
     const std::string solution = printable_text(
-        entry.is_python_package() ? fmt::format("{} (Python package {})", entry.info.name, entry.source_file)
-                                  : entry.info.name);
+        entry.is_python_package()
+            ? fmt::format("{} ({} package {})", entry.info.name, builds ? "C++" : "Python", entry.source_file)
+            : entry.info.name);
+    if (builds) fmt::print(out, "  {}\n", printable_text(build_plan_text(entry)));
     for (const Case& test_case : checked.cases) {
       // A custom case's label is its shape already.
       const std::string shape = test_case.workload != nullptr ? " " + describe(test_case.shape) : "";

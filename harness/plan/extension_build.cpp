@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <stdlib.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <fstream>
 #include <system_error>
@@ -70,7 +71,12 @@ std::string build_key(const SolutionPackage& package, const Staging& staged, int
 
 // A fresh folder beside the cache's entries, for one build; renamed to the key's folder when the build succeeds.
 fs::path fresh_build_folder(const fs::path& root, const std::string& key) {
-  fs::create_directories(root);
+  std::error_code made;
+  fs::create_directories(root, made);
+  if (made) {
+    throw BuildFailure(false, fmt::format("cannot make the cache folder {}: {} (set VLBENCH_CACHE_DIR to another)",
+                                          root.string(), made.message()));
+  }
   std::string pattern = (root / (key + ".building-XXXXXX")).string();
   if (mkdtemp(pattern.data()) == nullptr) {
     throw BuildFailure(false, fmt::format("cannot make a build folder in {}: {}", root.string(),
@@ -130,13 +136,14 @@ BuiltExtension build_extension(const SolutionPackage& package, int compute_capab
   }
   const fs::path folder = fresh_build_folder(root, built.key);
   run_build(package, staged, compute_capability, folder);
-  fs::rename(folder, entry, error);
-  if (error) {  // another vlbench built the same key meanwhile: theirs serves, ours goes (we made it)
-    if (!fs::is_regular_file(entry / kModule)) {
+  std::error_code moved;
+  fs::rename(folder, entry, moved);
+  if (moved) {  // another vlbench built the same key meanwhile: theirs serves, ours goes (we made it)
+    if (!fs::is_regular_file(entry / kModule, error)) {
       throw BuildFailure(false, fmt::format("cannot move the build {} to {}: {}", folder.string(), entry.string(),
-                                            error.message()));
+                                            moved.message()));
     }
-    fs::remove_all(folder);
+    fs::remove_all(folder, error);
   }
   built.module = entry / kModule;
   return built;

@@ -35,18 +35,25 @@ def rope_vision(k, vision_grid_thw):
     return torch.cat(sections, dim=-1)
 
 
-def attention_output(language_hidden_states, vision_hidden_states, language_position_ids, vision_grid_thw,
-                     q_proj_weight, q_proj_bias, k_proj_weight, k_proj_bias, v_proj_weight, v_proj_bias):
-    """Everything before the output projection: the attention's output as [B, Lq, 4096], head-major in a token."""
+def rotated_projections(language_hidden_states, vision_hidden_states, language_position_ids, vision_grid_thw,
+                        q_proj_weight, q_proj_bias, k_proj_weight, k_proj_bias, v_proj_weight, v_proj_bias):
+    """Q [B, Lq, 32, 128] and K [B, Lv, 8, 128] projected and rotated, V [B, Lv, 8, 128] projected."""
     batch, lang_seq, _ = language_hidden_states.shape
     vision_seq = vision_hidden_states.shape[1]
     q = F.linear(language_hidden_states, q_proj_weight, q_proj_bias).view(batch, lang_seq, NUM_HEADS, HEAD_DIM)
     k = F.linear(vision_hidden_states, k_proj_weight, k_proj_bias).view(batch, vision_seq, NUM_KV_HEADS, HEAD_DIM)
     v = F.linear(vision_hidden_states, v_proj_weight, v_proj_bias).view(batch, vision_seq, NUM_KV_HEADS, HEAD_DIM)
     cos, sin = rope_cos_sin(language_position_ids, HEAD_DIM)
-    q = rotate_half(q, cos, sin).transpose(1, 2)
-    k = rope_vision(k, vision_grid_thw).transpose(1, 2)
-    attention = F.scaled_dot_product_attention(q, k, v.transpose(1, 2), enable_gqa=True)
+    return rotate_half(q, cos, sin), rope_vision(k, vision_grid_thw), v
+
+
+def attention_output(*inputs):
+    """Everything before the output projection (the inputs but o_proj_weight): the attention's output as
+    [B, Lq, 4096], head-major in a token."""
+    q, k, v = rotated_projections(*inputs)
+    batch, lang_seq = q.shape[:2]
+    attention = F.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
+                                               enable_gqa=True)
     return attention.transpose(1, 2).reshape(batch, lang_seq, NUM_HEADS * HEAD_DIM)
 
 

@@ -7,14 +7,12 @@ solution, and a check of how a plain Triton kernel compares with cuDNN's behind 
 import math
 
 import torch
-import torch.nn.functional as F
 import triton
 import triton.language as tl
 
-from sdpa_layer import rope_cos_sin, rotate_half, rope_vision
+from sdpa_layer import rotated_projections  # solutions/torch_sdpa/main.py: the projections and RoPE
 
 NUM_HEADS = 32
-NUM_KV_HEADS = 8
 HEAD_DIM = 128
 BLOCK_M = 128  # query rows per program: one wgmma-sized tile of Q kept in registers for the whole loop
 BLOCK_N = 64  # keys per step: K and V tiles of 16 KiB each, two stages fit shared memory with room to spare
@@ -88,15 +86,10 @@ def attention(q, k, v):
     return out
 
 
-def run(language_hidden_states, vision_hidden_states, language_position_ids, vision_grid_thw, q_proj_weight,
-        q_proj_bias, k_proj_weight, k_proj_bias, v_proj_weight, v_proj_bias, o_proj_weight, output):
-    batch, lang_seq, _ = language_hidden_states.shape
-    vision_seq = vision_hidden_states.shape[1]
-    q = F.linear(language_hidden_states, q_proj_weight, q_proj_bias).view(batch, lang_seq, NUM_HEADS, HEAD_DIM)
-    k = F.linear(vision_hidden_states, k_proj_weight, k_proj_bias).view(batch, vision_seq, NUM_KV_HEADS, HEAD_DIM)
-    v = F.linear(vision_hidden_states, v_proj_weight, v_proj_bias).view(batch, vision_seq, NUM_KV_HEADS, HEAD_DIM)
-    cos, sin = rope_cos_sin(language_position_ids, HEAD_DIM)
-    q = rotate_half(q, cos, sin)
-    k = rope_vision(k, vision_grid_thw)
+def run(*tensors):
+    """The definition's eleven inputs, then the output (destination-passing style)."""
+    *inputs, o_proj_weight, output = tensors
+    q, k, v = rotated_projections(*inputs)
+    batch, lang_seq = q.shape[:2]
     attended = attention(q, k, v).view(batch, lang_seq, NUM_HEADS * HEAD_DIM)
     torch.matmul(attended, o_proj_weight.t(), out=output)

@@ -279,6 +279,7 @@ class CppPackageSection(unittest.TestCase):
             result = run(commands.group(2) + " --dry-run", cwd=root, check=False)
             self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
             self.assertIn("would run template", result.stdout)
+            self.assertIn("template is built as a torch extension before its first case", result.stdout)
             listing = run("build/vlbench --list --solution template.json", cwd=root).stdout
             self.assertIn("from: C++ package (built as a torch extension)", listing)
 

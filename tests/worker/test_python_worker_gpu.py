@@ -3,8 +3,9 @@
 solution.json with its source inline; torch_compile and triton_attention PASS; the Python adversaries of
 python_adversaries/ are caught (batch element 0 only on a random share of the calls, a first output served again:
 INCORRECT_NUMERICAL; a done written early into the handshake: INCORRECT_NUMERICAL, the output read before the work
-ran; a forged report on the channel: REWARD_HACK); and the round trip of a compiled solution: `vlbench package -s
-template` run as a C++ group package (built as a torch extension, then found in the cache) gives template's verdicts.
+ran; a forged report on the channel: REWARD_HACK); and the round trip of the compiled solutions: `vlbench package
+-s template` (and fused_b200) run as a C++ group package (built as a torch extension, then found in the cache) gives
+the compiled solution's verdicts.
 H200 runs: results/h200/python/.
 
 Needs a CUDA GPU and a Python with torch (VLBENCH_PYTHON, else python3) and pydantic for SOL-ExecBench's models;
@@ -83,20 +84,23 @@ class PythonSolutionsOnTheGpu(unittest.TestCase):
                 self.assertEqual(found, [status, status], output)
 
     def test_a_packaged_compiled_solution_builds_once_and_keeps_its_verdicts(self):
-        package = self.folder / "template.json"
-        written = vlbench("package", "-s", "template", "-o", str(package))
-        self.assertEqual(written.returncode, 0, written.stderr)
-        os.environ["VLBENCH_CACHE_DIR"] = str(self.folder / "cache")
-        try:
-            first = vlbench("-s", str(package), "-c", "15", "--json", str(self.folder / "first.json"))
-            second = vlbench("-s", str(package), "-c", "15", "--json", str(self.folder / "second.json"))
-        finally:
-            del os.environ["VLBENCH_CACHE_DIR"]
-        self.assertIn("built in", first.stderr, first.stdout + first.stderr)
-        self.assertIn("was built before", second.stderr, second.stdout + second.stderr)
-        compiled = self.run_cases("template", "15")[0]
-        self.assertEqual(statuses(self.folder / "first.json"), compiled)
-        self.assertEqual(statuses(self.folder / "second.json"), compiled)
+        for name in ("template", "fused_b200"):
+            with self.subTest(solution=name):
+                package = self.folder / f"{name}.json"
+                written = vlbench("package", "-s", name, "-o", str(package))
+                self.assertEqual(written.returncode, 0, written.stderr)
+                os.environ["VLBENCH_CACHE_DIR"] = str(self.folder / "cache")
+                try:
+                    first = vlbench("-s", str(package), "-c", "15,3", "--json", str(self.folder / "first.json"))
+                    second = vlbench("-s", str(package), "-c", "15,3", "--json", str(self.folder / "second.json"))
+                finally:
+                    del os.environ["VLBENCH_CACHE_DIR"]
+                self.assertIn("built in", first.stderr, first.stdout + first.stderr)
+                self.assertIn("was built before", second.stderr, second.stdout + second.stderr)
+                compiled = self.run_cases(name, "15,3")[0]
+                self.assertEqual(compiled, ["PASSED", "PASSED"])
+                self.assertEqual(statuses(self.folder / "first.json"), compiled)
+                self.assertEqual(statuses(self.folder / "second.json"), compiled)
 
 
 if __name__ == "__main__":

@@ -5,9 +5,10 @@
 The judge's channel is descriptor 3 and the handshake page descriptor 4, as for vlbench-worker. This program loads
 libvlbench_python_worker.so (beside it), which runs the same worker session as vlbench-worker: it maps the judge's
 buffers, enters the sandbox, and runs every call between the judge's go and done with the same timer. This side only
-opens the package and makes each call: the tensors it hands the entry point are views of the judge's own device
-buffers (zero copy, through the CUDA array interface), and the worker's stream is torch's current stream, so the L2
-flush, the poisoned output and the timing are those of a compiled solution.
+opens the package (its entry file, or the module vlbench built of a C++ package) and makes each call: the tensors it
+hands the entry point are views of the judge's own device buffers (zero copy, through the CUDA array interface), and
+the worker's stream is torch's current stream, so the L2 flush, the poisoned output and the timing are those of a
+compiled solution.
 
 Runs under any CPython 3.10 or newer; torch is imported when a package is loaded, never before the sandbox.
 """
