@@ -344,5 +344,27 @@ TEST_CASE("read_results_file names the file in its errors", "[report][json]") {
   }
 }
 
+TEST_CASE("a C++ package that did not build reads back as COMPILE_ERROR, a failure of its case", "[report][json]") {
+  RunRecord run = test::make_seeded_run(2718);
+  CaseResult& broken = run.cases.front();
+  const int failed_before = run.summary->failed + (is_failure(broken.status) ? -1 : 0);
+  broken.status = CaseStatus::kCompileError;
+  broken.reason = "my_kernel did not build (exited with code 1); the compiler's last lines: error: no kernel yet";
+  broken.correctness.clear();
+  broken.timing.reset();
+  broken.sol_fraction.reset();
+  broken.score.reset();
+  broken.load_s.reset();
+  broken.first_call_ms.reset();
+  run.summary = summarize(run.cases, run.summary->wall_time_s);
+  const json document = to_json(run);
+  REQUIRE(document.at("cases").at(0).at("status") == "COMPILE_ERROR");
+  REQUIRE_NOTHROW(validate_results_json(document));
+  const RunRecord read = run_record_from_json(document);
+  CHECK(read.cases.front().status == CaseStatus::kCompileError);
+  CHECK(read.summary->failed == failed_before + 1);  // it counts as a failure
+  CHECK(to_json(read) == document);
+}
+
 }  // namespace
 }  // namespace vlb
