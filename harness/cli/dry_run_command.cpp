@@ -56,7 +56,7 @@ int run_dry_run_command(const RunPlan& plan, std::FILE* out) {
              printable_text(checked.suite.workloads_path.string()), checked.cases.size(), plan.solutions.size());
   for (const std::string& argument : plan.solutions) {
     const CatalogEntry& entry = SolutionCatalog::instance().at(argument);
-    const bool builds = entry.is_python_package() && entry.package->builds_extension;
+    const bool builds = entry.builds_extension();
     const std::string solution = printable_text(
         entry.is_python_package()
             ? fmt::format("{} ({} package {})", entry.info.name, builds ? "C++" : "Python", entry.source_file)

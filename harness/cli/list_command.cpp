@@ -33,8 +33,8 @@ std::vector<CatalogEntry> listed_solutions(const RunPlan& plan) {
 // Where a solution comes from: its module, or its package (a solution.json, run by the Python worker).
 std::string origin_of(const CatalogEntry& entry) {
   if (entry.is_python_package()) {
-    return fmt::format("{} {}", entry.package->builds_extension ? "C++ package (built as a torch extension)"
-                                                                 : "Python package", entry.source_file);
+    return fmt::format("{} {}", entry.builds_extension() ? "C++ package (built as a torch extension)" : "Python package",
+                       entry.source_file);
   }
   return fmt::format("compiled, {}", entry.module.filename().string());
 }

@@ -130,7 +130,7 @@ bool exited_normally(int wait_status, int code) {
   return WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == code;
 }
 
-std::string last_lines(const std::filesystem::path& log, int count) {
+std::string last_lines(const std::filesystem::path& log, int count, const std::string& separator) {
   std::ifstream in(log);
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) {
@@ -138,7 +138,7 @@ std::string last_lines(const std::filesystem::path& log, int count) {
   }
   const std::size_t first = lines.size() > static_cast<std::size_t>(count) ? lines.size() - count : 0;
   std::string text;
-  for (std::size_t i = first; i < lines.size(); ++i) text += (text.empty() ? "" : " | ") + lines[i];
+  for (std::size_t i = first; i < lines.size(); ++i) text += (text.empty() ? "" : separator) + lines[i];
   return text;
 }
 

@@ -69,7 +69,7 @@ class ChildProcess {
 // "exited with code 3", "was killed by signal 9 (Killed)".
 std::string describe_exit(int wait_status);
 bool exited_normally(int wait_status, int code);  // exited (not by a signal) with this code
-// The last `count` non-empty lines of a log, joined by " | " (empty when there are none).
-std::string last_lines(const std::filesystem::path& log, int count);
+// The last `count` non-empty lines of a log, joined by `separator` (empty when there are none).
+std::string last_lines(const std::filesystem::path& log, int count, const std::string& separator = " | ");
 
 }  // namespace vlb

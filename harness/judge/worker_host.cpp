@@ -104,7 +104,7 @@ WorkerCommand worker_command_for(const CatalogEntry& entry, int compute_capabili
   // -B: no bytecode written beside the package's sources (the sandbox would refuse it anyway).
   WorkerCommand command{python_interpreter(), {"python3", "-B", python_worker_program().string()},
                         framework_cache_for(entry), {}};
-  if (entry.package->builds_extension) command.extension = extension_for(entry, compute_capability);
+  if (entry.builds_extension()) command.extension = extension_for(entry, compute_capability);
   return command;
 }
 

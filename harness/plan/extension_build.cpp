@@ -34,20 +34,6 @@ fs::path builder_script() { return compiled_in_path("VLBENCH_EXTENSION_BUILDER",
 // Upstream reads $CUTLASS_DIR; without it, the CUTLASS this vlbench was built with.
 std::string cutlass_dir() { return compiled_in_path("CUTLASS_DIR", VLBENCH_CUTLASS_DIR).string(); }
 
-// The last lines of a log, one per line, for a message the user reads in a terminal.
-std::string log_tail(const fs::path& log) {
-  std::ifstream in(log);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) lines.push_back(line);
-  }
-  std::string tail;
-  for (std::size_t i = lines.size() > kLogLines ? lines.size() - kLogLines : 0; i < lines.size(); ++i) {
-    tail += "\n  " + lines[i];
-  }
-  return tail;
-}
-
 struct Staging {
   fs::path document, log, output;
 };
@@ -100,7 +86,7 @@ void run_build(const SolutionPackage& package, const Staging& staged, int comput
                      fmt::format("{} did not build ({}); the compiler's last lines:{}\nthe whole log: {}",
                                  package.info.name,
                                  status ? describe_exit(*status) : fmt::format("past {:.0f} s", kBuildTimeoutS),
-                                 log_tail(log), log.string()),
+                                 "\n  " + last_lines(log, kLogLines, "\n  "), log.string()),
                      log);
 }
 

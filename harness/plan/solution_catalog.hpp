@@ -23,9 +23,11 @@ struct CatalogEntry {
   std::string source_file;       // where its VLBENCH_REGISTER_SOLUTION line is; a package's solution.json
   std::string entry_point;       // a Python package's "<file>.py::<function>"; empty for a module
   bool destination_passing_style = true;
-  std::shared_ptr<const SolutionPackage> package;  // a Python package (null for a module): what upstream validates
+  // A package (null for a module): what upstream validates. Python and C++ packages alike run in the Python worker.
+  std::shared_ptr<const SolutionPackage> package;
 
   bool is_python_package() const { return package != nullptr; }
+  bool builds_extension() const { return package != nullptr && package->builds_extension; }  // a C++ package
 };
 
 class SolutionCatalog {
