@@ -9,7 +9,7 @@
 #include "harness/core/cuda_check.hpp"
 #include "harness/core/errors.hpp"
 #include "reference/block_reduce.cuh"
-#include "reference/cublas_handle.hpp"
+#include "harness/core/cublas_handle.hpp"
 #include "reference/gpu_reference.hpp"
 #include "reference/rope_math.hpp"
 #include "reference/score_scale.hpp"

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "harness/core/errors.hpp"
-#include "reference/cublas_handle.hpp"
+#include "harness/core/cublas_handle.hpp"
 #include "reference/gpu_stages.hpp"
 
 namespace vlb::reference {

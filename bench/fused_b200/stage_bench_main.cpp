@@ -31,7 +31,7 @@
 #include "bench/fused_b200/bench_cli.hpp"
 #include "bench/fused_b200/stage_timer.hpp"
 #include "bench/fused_b200/stock_cutlass_gemm.hpp"
-#include "reference/cublas_handle.hpp"
+#include "harness/core/cublas_handle.hpp"
 #include "solutions/fused_b200/projection_gemm.hpp"
 
 namespace vlb::fused_b200::bench {
@@ -356,7 +356,7 @@ int run(const Options& options) {
   const CudaStream owned_stream;
   const cudaStream_t stream = owned_stream.get();
   StageOperands ops(max_lang, max_vision, workspace_bytes, options.seed, stream);
-  const reference::CublasHandle cublas;
+  const CublasHandle cublas;
   ColdL2Timer timer(device, options.timer);
   const double flush_us = timer.flush_us(stream);
   std::vector<StageResult> results;

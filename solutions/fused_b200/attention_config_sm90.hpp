@@ -98,10 +98,7 @@ struct AttentionParams {
   CUtensorMap k;    // box (64, 1, kBlockN, 1)
   CUtensorMap v;    // box (64, 1, kBlockN, 1)
   CUtensorMap out;  // box (64, 4, 16, 1): one column half of a consumer warpgroup's 64 rows
-  std::int64_t tiles = 0;
-  int token_blocks = 0;
-  int kv_blocks = 0;
-  int valid_keys_in_last_block = 0;  // 1 .. kBlockN
+  AttentionWalk walk;  // tiles, token blocks, KV blocks, keys in the last KV block (1 .. kBlockN)
 };
 
 // Named barriers (ids after CUTLASS's reserved ones).

@@ -64,12 +64,10 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
     auto output_fragment =
         cute::partition_fragment_C(mma_pv, cute::Shape<cute::Int<Config::kBlockM>, cute::Int<Config::kHeadDim>>{});
     Mainloop::start_consumers(thread / 128);
-    int tile_iteration = 0;
-    for (std::int64_t index = blockIdx.x; index < params.tiles; index += gridDim.x, ++tile_iteration) {
-      const AttentionTile tile = attention_tile(index, params.token_blocks);
-      storage.q_full.wait(tile_iteration & 1);
+    for (const AttentionStep step : AttentionTileScheduler(params.walk, blockIdx.x, gridDim.x)) {
+      storage.q_full.wait(step.iteration & 1);
       Mainloop::consume(params, storage, k_pipeline, v_pipeline, k_read, v_read, thread, output_fragment);
-      Epilogue::store(params, storage, tile, thread, output_fragment);
+      Epilogue::store(params, storage, step.tile, thread, output_fragment);
     }
     Epilogue::drain(thread);
   }

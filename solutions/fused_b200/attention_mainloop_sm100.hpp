@@ -53,8 +53,8 @@ struct AttentionMainloop {
     auto q_write = cutlass::make_producer_start_state<typename Config::QueryPipeline>();
     auto k_write = cutlass::make_producer_start_state<KvPipeline>();
     auto v_write = cutlass::make_producer_start_state<KvPipeline>();
-    for (std::int64_t index = blockIdx.x; index < params.walk.tiles; index += gridDim.x) {
-      const AttentionTile tile = attention_tile(index, params.walk.token_blocks);
+    for (const AttentionStep step : AttentionTileScheduler(params.walk, blockIdx.x, gridDim.x)) {
+      const AttentionTile& tile = step.tile;
       pipelines.q.producer_acquire(q_write);
       load_tile(params.q, reinterpret_cast<std::uint64_t*>(pipelines.q.producer_get_barrier(q_write)),
                 storage.q.data(), Config::kBlockM, tile.kv_head * kQueryHeadsPerKvHead,
@@ -124,7 +124,7 @@ struct AttentionMainloop {
       ++v_read;
     };
 
-    for (std::int64_t index = blockIdx.x; index < params.walk.tiles; index += gridDim.x) {
+    for ([[maybe_unused]] const AttentionStep tile_step : AttentionTileScheduler(params.walk, blockIdx.x, gridDim.x)) {
       pipelines.q.consumer_wait(q_read);
       for (int step = 0; step < params.walk.kv_blocks; ++step) {
         pipelines.k.consumer_wait(k_read);

@@ -90,15 +90,15 @@ struct AttentionMainloop {
     PipelineState k_write = cutlass::make_producer_start_state<Pipeline>();
     PipelineState v_write = cutlass::make_producer_start_state<Pipeline>();
     const bool issuing_thread = threadIdx.x == 0;  // the pipelines' leader (it arms their barriers)
-    for (std::int64_t index = blockIdx.x; index < params.tiles; index += gridDim.x) {
-      const AttentionTile tile = attention_tile(index, params.token_blocks);
+    for (const AttentionStep step : AttentionTileScheduler(params.walk, blockIdx.x, gridDim.x)) {
+      const AttentionTile& tile = step.tile;
       named_barrier_sync(Config::kConsumerThreads + 32, AttentionBarrier::kQueryEmpty);
       if (issuing_thread) {
         storage.q_full.arrive_and_expect_tx(Config::kQTileBytes);
         load_tile(params.q, reinterpret_cast<std::uint64_t*>(&storage.q_full), storage.q.data(), Config::kBlockM,
                   tile.kv_head * kQueryHeadsPerKvHead, tile.token_block * kTokensPerTile, tile.batch,
                   cute::TMA::CacheHintSm90::EVICT_FIRST);
-        const int last = params.kv_blocks - 1;
+        const int last = params.walk.kv_blocks - 1;
         load_kv_block(params.k, k_pipeline, k_write, storage.k.data(), last, tile);
         for (int block = last; block > 0; --block) {
           load_kv_block(params.k, k_pipeline, k_write, storage.k.data(), block - 1, tile);
@@ -179,17 +179,17 @@ struct AttentionMainloop {
     warpgroup_wait<0>();
     k_pipeline.consumer_release(k_read);
     ++k_read;
-    if (params.kv_blocks == 1) release_query();
-    mask_columns(scores, key_coordinates, params.valid_keys_in_last_block);
+    if (params.walk.kv_blocks == 1) release_query();
+    mask_columns(scores, key_coordinates, params.walk.valid_keys_in_last_block);
     softmax.template update<true>(scores, output_scale);
     auto probabilities = probabilities_as_operand(score_fragment);
 
     CUTE_NO_UNROLL
-    for (int block = params.kv_blocks - 2; block >= 0; --block) {
+    for (int block = params.walk.kv_blocks - 2; block >= 0; --block) {
       k_pipeline.consumer_wait(k_read);
       wait_gemm_turn(warp_group);
       issue_warpgroup_gemm<true>(mma_qk, q_operand, k_operand(_, _, _, k_read.index()), score_fragment);
-      scale_rows(output, output_scale);
+      if (any_row_rescaled(output_scale)) scale_rows(output, output_scale);
       v_pipeline.consumer_wait(v_read);
       issue_warpgroup_gemm<false>(mma_pv, probabilities, v_operand(_, _, _, v_read.index()), output_fragment);
       pass_gemm_turn(warp_group);
@@ -204,7 +204,7 @@ struct AttentionMainloop {
       probabilities = probabilities_as_operand(score_fragment);
     }
 
-    scale_rows(output, output_scale);
+    if (any_row_rescaled(output_scale)) scale_rows(output, output_scale);
     v_pipeline.consumer_wait(v_read);
     issue_warpgroup_gemm<false>(mma_pv, probabilities, v_operand(_, _, _, v_read.index()), output_fragment);
     warpgroup_wait<0>();

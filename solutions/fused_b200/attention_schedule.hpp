@@ -73,6 +73,52 @@ inline AttentionWalk attention_walk(const AttentionShape& shape, int block_n) {
   return walk;
 }
 
+// The tiles one CTA of the persistent grid runs, in order: tile `first`, then every `stride`-th after it (a static
+// round robin, with first = blockIdx.x and stride = gridDim.x in a kernel). Every role of a CTA (producer, consumers,
+// MMA issuer, softmax warps) walks the tiles through this one object, so they agree on which tile is the n-th:
+//   for (const AttentionStep step : AttentionTileScheduler(walk, blockIdx.x, gridDim.x)) { ... step.tile ... }
+// step.iteration counts the CTA's tiles from 0 (barrier parities use it).
+struct AttentionStep {
+  AttentionTile tile;
+  int iteration = 0;
+};
+
+class AttentionTileScheduler {
+ public:
+  VLB_FUSED_HD AttentionTileScheduler(const AttentionWalk& walk, std::int64_t first, std::int64_t stride)
+      : tiles_(walk.tiles), token_blocks_(walk.token_blocks), first_(first), stride_(stride) {}
+
+  struct End {};
+  class Iterator {
+   public:
+    VLB_FUSED_HD Iterator(const AttentionTileScheduler& scheduler, std::int64_t index)
+        : scheduler_(&scheduler), index_(index) {}
+    VLB_FUSED_HD AttentionStep operator*() const {
+      return {attention_tile(index_, scheduler_->token_blocks_), iteration_};
+    }
+    VLB_FUSED_HD Iterator& operator++() {
+      index_ += scheduler_->stride_;
+      ++iteration_;
+      return *this;
+    }
+    VLB_FUSED_HD bool operator!=(End) const { return index_ < scheduler_->tiles_; }
+
+   private:
+    const AttentionTileScheduler* scheduler_;
+    std::int64_t index_;
+    int iteration_ = 0;
+  };
+
+  VLB_FUSED_HD Iterator begin() const { return Iterator(*this, first_); }
+  VLB_FUSED_HD End end() const { return {}; }
+
+ private:
+  std::int64_t tiles_;
+  int token_blocks_;
+  std::int64_t first_;
+  std::int64_t stride_;
+};
+
 // Persistent CTAs: one per SM at most (a CTA holds ~190 KB of shared memory), never more than there are tiles.
 inline int attention_grid_size(const AttentionShape& shape, int sm_count) {
   return static_cast<int>(std::min<std::int64_t>(attention_tile_count(shape), std::max(sm_count, 1)));

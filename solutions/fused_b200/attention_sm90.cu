@@ -33,11 +33,7 @@ AttentionParams make_params(const AttentionTensors& tensors, const AttentionShap
                                Config::kRowsPerConsumer / kQueryHeadsPerKvHead, "the output");
   params.k = make_tensor_map(tensors.k, kKvHeads, shape.vision_seq, shape.batch, 1, block_n, "K");
   params.v = make_tensor_map(tensors.v, kKvHeads, shape.vision_seq, shape.batch, 1, block_n, "V");
-  const AttentionWalk walk = attention_walk(shape, block_n);
-  params.tiles = walk.tiles;
-  params.token_blocks = walk.token_blocks;
-  params.kv_blocks = walk.kv_blocks;
-  params.valid_keys_in_last_block = walk.valid_keys_in_last_block;
+  params.walk = attention_walk(shape, block_n);
   return params;
 }
 

@@ -81,6 +81,19 @@ struct OnlineSoftmax {
   }
 };
 
+// Whether any row of the warp has a factor other than 1, i.e. a running max that moved in the last update. Where
+// none has, rescaling the output would multiply by exactly 1.0f, so the caller skips it: the same bits, less FP32
+// work. The answer is the warp's (a vote), so the branch never splits a warp ahead of its next wgmma. On random data
+// a row's max moves ever more rarely as blocks go by (the j-th block holds it with chance 1/j), so on long KV ranges
+// most warps skip most rescales.
+template <int kRows>
+CUTE_DEVICE bool any_row_rescaled(const float (&factor)[kRows]) {
+  bool rescaled = false;
+  CUTE_UNROLL
+  for (int row = 0; row < kRows; ++row) rescaled |= factor[row] != 1.0f;
+  return __any_sync(0xffffffffu, rescaled);
+}
+
 // out(row, col) *= factor[row] on a (rows, cols) view of an accumulator fragment.
 template <class Output, int kRows>
 CUTE_DEVICE void scale_rows(Output& output, const float (&factor)[kRows]) {

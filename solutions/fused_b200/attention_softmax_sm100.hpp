@@ -116,8 +116,8 @@ struct AttentionSoftmax {
     typename Config::OutputPipeline::PipelineState o_read;
     auto p_write = cutlass::make_producer_start_state<typename Config::ProbabilityPipeline>();
 
-    for (std::int64_t index = blockIdx.x; index < params.walk.tiles; index += gridDim.x) {
-      const AttentionTile tile = attention_tile(index, params.walk.token_blocks);
+    for (const AttentionStep tile_step : AttentionTileScheduler(params.walk, blockIdx.x, gridDim.x)) {
+      const AttentionTile& tile = tile_step.tile;
       OnlineSoftmax<1, 1> softmax;
       float output_scale[1];
       for (int step = 0; step < params.walk.kv_blocks; ++step) {
@@ -133,7 +133,7 @@ struct AttentionSoftmax {
         }
         // Waits until the previous P V has completed: P's buffer is free and O holds it.
         pipelines.probability.producer_acquire(p_write);
-        if (step > 0) rescale_output(tmem_base, thread, output_scale[0]);
+        if (step > 0 && any_row_rescaled(output_scale)) rescale_output(tmem_base, thread, output_scale[0]);
         store_bf16(registers, thread_p);
         cutlass::arch::fence_view_async_shared();  // P visible to tcgen05.mma (the async proxy)
         pipelines.probability.producer_commit(p_write);

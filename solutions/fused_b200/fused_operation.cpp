@@ -6,6 +6,7 @@
 #include "harness/core/cuda_check.hpp"
 #include "harness/core/errors.hpp"
 #include "solutions/fused_b200/attention.hpp"
+#include "solutions/fused_b200/kernel_architecture.hpp"
 
 namespace vlb::fused_b200 {
 namespace {
@@ -13,6 +14,11 @@ namespace {
 constexpr std::size_t kAlignment = 256;
 
 std::size_t aligned(std::size_t bytes) { return (bytes + kAlignment - 1) / kAlignment * kAlignment; }
+
+std::size_t o_projection_workspace(std::int64_t rows, int sm_count) {
+  return o_projection_on_cublas(rows, current_kernel_architecture()) ? CublasOProjection::workspace_bytes()
+                                                                      : o_projection_workspace_bytes(rows, sm_count);
+}
 
 struct WorkspaceSizes {
   std::size_t q, kv, attention, q_and_o_gemm, kv_gemm;
@@ -22,7 +28,7 @@ struct WorkspaceSizes {
         kv(aligned(sizeof(bf16) * shape.vision_rows() * ModelDims::kKvProjDim)),
         attention(q),
         q_and_o_gemm(aligned(std::max(q_projection_workspace_bytes(shape.lang_rows(), sm_count),
-                                      o_projection_workspace_bytes(shape.lang_rows(), sm_count)))),
+                                      o_projection_workspace(shape.lang_rows(), sm_count)))),
         kv_gemm(aligned(kv_projection_workspace_bytes(shape.vision_rows(), sm_count))) {}
 
   std::size_t total() const { return q + 2 * kv + attention + q_and_o_gemm + kv_gemm; }
@@ -79,8 +85,13 @@ void FusedOperation::run(const FusionArgs& args, const StageEvents* events) cons
   const AttentionShape attention_shape{shape.batch, shape.lang_seq, shape.vision_seq};
   launch_attention(AttentionTensors{ws.q, ws.k, ws.v, ws.attention}, attention_shape, sm_count_, stream, later);
   mark(FusedStage::kAttention);
-  launch_o_projection(ws.attention, shape.lang_rows(), in.o_proj_weight.data, args.output.data, sm_count_,
-                      ws.q_and_o_gemm, stream, later);
+  if (o_projection_on_cublas(shape.lang_rows(), current_kernel_architecture())) {
+    cublas_o_projection_.launch(ws.attention, shape.lang_rows(), in.o_proj_weight.data, args.output.data,
+                                ws.q_and_o_gemm, stream);
+  } else {
+    launch_o_projection(ws.attention, shape.lang_rows(), in.o_proj_weight.data, args.output.data, sm_count_,
+                        ws.q_and_o_gemm, stream, later);
+  }
   mark(FusedStage::kProjectO);
 }
 

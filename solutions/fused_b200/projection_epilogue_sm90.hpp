@@ -148,7 +148,7 @@ class ProjectionEpilogue {
     const bool rotate = group.rope != static_cast<int>(RopeKind::kNone);
     const bool language = group.rope == static_cast<int>(RopeKind::kLanguage);
     // The tile's only global loads (one bias element, one row's positions per thread), issued first so that their
-    // latency runs under the first pass's staging (v4 loaded positions in every pass: a memory round trip each).
+    // latency runs under the first pass's staging (p4 loaded positions in every pass: a memory round trip each).
     static_assert(kThreads >= kBlockN && kThreads >= kBlockM, "one bias element and one row's positions per thread");
     const float bias_value =
         thread_idx < kBlockN && group.bias != nullptr ? __bfloat162float(group.bias[tile_col0 + thread_idx]) : 0.0f;
@@ -156,7 +156,7 @@ class ProjectionEpilogue {
     if (rotate && thread_idx < kBlockM) load_row_positions(group, rows, tile_row0 + thread_idx, row_position);
     const float inv_freq = language && thread_idx < kRotarySlots ? rope_inv_freq(thread_idx, kHeadDim) : 0.0f;
 
-    // Not unrolled: one copy of the pass's code keeps the kernel small (v3: unrolling 8 passes of 16 rows
+    // Not unrolled: one copy of the pass's code keeps the kernel small (p3: unrolling 8 passes of 16 rows
     // multiplied the epilogue's instructions and its time).
     CUTLASS_PRAGMA_NO_UNROLL
     for (int pass = 0; pass < kPasses; ++pass) {

@@ -117,7 +117,7 @@ ProjectionPlan plan_projection(const ProjectionShape& shape, int sm_count, Outpu
         make_plan(shape, ProjectionKernel::kPlainCooperative128x256, Decomposition::kDataParallel);
     const double waves = static_cast<double>(wide.output_tiles) / sm_count;
     const double tail = waves - static_cast<double>(wide.output_tiles / sm_count);
-    // v14 measured it at or under the fused kernels from ~one wave of its tiles (O at 1024 rows: 47.2 us against
+    // p14 measured it at or under the fused kernels from ~one wave of its tiles (O at 1024 rows: 47.2 us against
     // 50.7), except where a thin last wave idles most SMs (2164 rows: 141.6 against stream-K's 120.5).
     if (waves >= kMinPlainWaves && (tail == 0.0 || tail > kStreamKTailFraction || waves >= kMaxStreamKWaves)) {
       return wide;
@@ -137,13 +137,13 @@ ProjectionPlan plan_projection(const ProjectionShape& shape, int sm_count, Outpu
       return plan;
     }
   }
-  // One wave of 64-row tiles: every SM busy for the whole K, no split-K workspace reset or reduction (v9: Q at 256
+  // One wave of 64-row tiles: every SM busy for the whole K, no split-K workspace reset or reduction (p9: Q at 256
   // rows 25.8 us against 29.8 with split-K 2).
   if (small_tiles.output_tiles <= sm_count) return small_tiles;
   const double waves = static_cast<double>(plan.output_tiles) / sm_count;
   const double tail = waves - static_cast<double>(plan.output_tiles / sm_count);
   // One 128-row tile per CTA at most: ping-pong leaves its second consumer warpgroup idle, yet since every thread
-  // of the epilogue takes part in every pass (v11) it beats the cooperative kernel there (Q and O at 512 rows:
+  // of the epilogue takes part in every pass (p11) it beats the cooperative kernel there (Q and O at 512 rows:
   // 31.8-32.1 us against 33.4-34.1), so one wave goes to ping-pong like several.
   if (waves <= 1.0) return make_plan(shape, ProjectionKernel::kPingpong128x128, Decomposition::kDataParallel);
   if (waves < kMaxStreamKWaves && tail > 0.0 && tail <= kStreamKTailFraction) {

@@ -15,7 +15,7 @@ std::string_view decomposition_name(Decomposition decomposition);  // "data-para
 // the other's mainloop; persistent data-parallel scheduler only. Ping-pong 64x128: twice the tiles of 128x128, for
 // problems too small to fill the SMs otherwise, without split-K's reduction and workspace reset.
 // Plain cooperative 128x256 in a 2x1 cluster: CUTLASS's own TMA epilogue, so for outputs with no epilogue work (the O
-// projection) only; its wide tiles read the activations half as often (O at 16384 rows: 799 us against 897, v14).
+// projection) only; its wide tiles read the activations half as often (O at 16384 rows: 799 us against 897, p14).
 enum class ProjectionKernel { kCooperative128x128, kPingpong128x128, kPingpong64x128, kPlainCooperative128x256 };
 // "coop-128x128", "pingpong-128x128", "pingpong-64x128", "plain-coop-128x256-c2x1"
 std::string_view kernel_name(ProjectionKernel kernel);

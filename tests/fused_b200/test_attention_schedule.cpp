@@ -52,6 +52,29 @@ TEST_CASE("attention tiles: each (token block, kv head, batch) exactly once, tok
   }
 }
 
+TEST_CASE("attention tile scheduler: the CTAs of a grid run every tile once, each CTA its own in order",
+          "[fused_b200][attention]") {
+  // Workload 10's 2048 tiles on 132 SMs (15.5 waves), and a ragged shape with fewer tiles than SMs.
+  for (const AttentionShape shape : {AttentionShape{1, 8192, 12544}, AttentionShape{3, 45, 7}}) {
+    const AttentionWalk walk = attention_walk(shape, 128);
+    const int grid = attention_grid_size(shape, 132);
+    std::set<std::tuple<int, int, int>> seen;
+    for (int cta = 0; cta < grid; ++cta) {
+      int expected_iteration = 0;
+      for (const AttentionStep step : AttentionTileScheduler(walk, cta, grid)) {
+        CHECK(step.iteration == expected_iteration);
+        const AttentionTile expected = attention_tile(cta + static_cast<std::int64_t>(expected_iteration) * grid,
+                                                      walk.token_blocks);
+        CHECK(std::tie(step.tile.token_block, step.tile.kv_head, step.tile.batch) ==
+              std::tie(expected.token_block, expected.kv_head, expected.batch));
+        CHECK(seen.insert({step.tile.token_block, step.tile.kv_head, step.tile.batch}).second);
+        ++expected_iteration;
+      }
+    }
+    CHECK(static_cast<std::int64_t>(seen.size()) == walk.tiles);
+  }
+}
+
 TEST_CASE("attention grid: persistent, at most one CTA per SM and per tile", "[fused_b200][attention]") {
   CHECK(attention_grid_size({1, 8192, 12544}, 132) == 132);
   CHECK(attention_grid_size({2, 128, 196}, 132) == 64);

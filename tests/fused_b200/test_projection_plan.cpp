@@ -1,9 +1,10 @@
 // The host-side decomposition choice of the projection GEMMs: split-K for the weight-bound small problems, ping-pong
 // 64x128 for one wave of 64-row tiles, stream-K for a thin last wave, ping-pong 128x128 otherwise; and the shape and
-// plan checks.
+// plan checks; which O projections go to cuBLAS.
 #include <catch2/catch.hpp>
 
 #include "harness/core/errors.hpp"
+#include "solutions/fused_b200/o_projection_cublas.hpp"
 #include "solutions/fused_b200/projection_plan.hpp"
 
 using namespace vlb::fused_b200;
@@ -130,4 +131,18 @@ TEST_CASE("shapes outside the tiling are refused with a reason", "[fused_b200][p
   CHECK_THROWS_AS(plan_projection(shape(256, 4096, 3), kH200Sms), vlb::UsageError);
   CHECK_THROWS_AS(plan_projection(shape(256, 4096), 0), vlb::UsageError);
   CHECK(decomposition_name(Decomposition::kStreamK) == "stream-k");
+}
+
+TEST_CASE("the O projection goes to cuBLAS from 512 to below 8192 rows, on Hopper only", "[fused_b200][plan]") {
+  for (const std::int64_t rows : {512, 1024, 2048, 2164, 4096, 8191}) {
+    CHECK(o_projection_on_cublas(rows, KernelArchitecture::kSm90));
+  }
+  // Workload 15's 256 rows, and the 8192-row and larger O projections (workloads 4, 10, 12, 1), stay on our kernels.
+  for (const std::int64_t rows : {1, 256, 511, 8192, 11936, 16384}) {
+    CHECK_FALSE(o_projection_on_cublas(rows, KernelArchitecture::kSm90));
+  }
+  for (const std::int64_t rows : {256, 4096, 16384}) {
+    CHECK_FALSE(o_projection_on_cublas(rows, KernelArchitecture::kSm100));
+    CHECK_FALSE(o_projection_on_cublas(rows, KernelArchitecture::kNone));
+  }
 }

@@ -17,7 +17,7 @@
 #include "harness/core/cuda_check.hpp"
 #include "harness/core/device_buffer.hpp"
 #include "harness/inputs/input_set.hpp"
-#include "reference/cublas_handle.hpp"
+#include "harness/core/cublas_handle.hpp"
 #include "reference/gpu_stages.hpp"
 #include "solutions/fused_b200/attention.hpp"
 #include "solutions/fused_b200/fused_operation.hpp"
@@ -46,7 +46,7 @@ double differing_fraction(const bf16* a, const bf16* b, std::int64_t elements) {
 // The reference's intermediates and output for one input set.
 struct ReferenceStages {
   DeviceBuffer q, k, v, attention, output, workspace;
-  reference::CublasHandle cublas;
+  CublasHandle cublas;
 
   explicit ReferenceStages(const ProblemShape& shape)
       : q(bf16_bytes(shape.lang_rows() * ModelDims::kQProjDim)),

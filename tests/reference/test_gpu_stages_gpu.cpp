@@ -9,7 +9,7 @@
 #include "harness/core/device_buffer.hpp"
 #include "harness/inputs/input_set.hpp"
 #include "reference/cpu_stages.hpp"
-#include "reference/cublas_handle.hpp"
+#include "harness/core/cublas_handle.hpp"
 #include "reference/gpu_stages.hpp"
 #include "support/gpu_test.hpp"
 #include "support_gpu_runs.hpp"
@@ -63,7 +63,7 @@ struct StageFixture {
   vlb::HostInputs host;
   vlb::DeviceInputs device;
   vlb::testing::TestStream stream;
-  vlb::reference::CublasHandle cublas;
+  vlb::CublasHandle cublas;
   DeviceBuffer workspace;
 
   StageFixture(const ProblemShape& s, const vlb::InputSettings& settings)

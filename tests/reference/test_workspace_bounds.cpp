@@ -3,7 +3,7 @@
 
 #include <array>
 
-#include "reference/cublas_handle.hpp"
+#include "harness/core/cublas_handle.hpp"
 #include "reference/gpu_reference.hpp"
 #include "reference/gpu_stages.hpp"
 
@@ -24,7 +24,7 @@ TEST_CASE("the faithful stages' score chunk fits its budget for every workload",
     CHECK(rows >= 1);
     CHECK(rows <= shape.lang_seq);
     CHECK(static_cast<std::size_t>(4 * rows * shape.vision_seq * 2) <= vlb::reference::kScoreChunkBytes);
-    CHECK(vlb::reference::stage_workspace_bytes(shape) <= vlb::reference::kCublasWorkspaceBytes + 129 * kMiB);
+    CHECK(vlb::reference::stage_workspace_bytes(shape) <= vlb::kCublasWorkspaceBytes + 129 * kMiB);
   }
   // The largest case: full scores would be 32 * 8192 * 12544 * 2 bytes = 6.6 GB.
   const vlb::ProblemShape largest{1, 8192, 12544};

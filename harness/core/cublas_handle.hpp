@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-namespace vlb::reference {
+namespace vlb {
 
 // cuBLAS's recommended workspace on Hopper and Blackwell; given explicitly so that cuBLAS never allocates in run().
 inline constexpr std::size_t kCublasWorkspaceBytes = std::size_t{32} << 20;
@@ -29,4 +29,4 @@ class CublasHandle {
 // Rounds `bytes` up to the 256-byte alignment every workspace slice keeps.
 constexpr std::size_t align_256(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
 
-}  // namespace vlb::reference
+}  // namespace vlb

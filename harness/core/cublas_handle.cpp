@@ -1,8 +1,8 @@
-#include "reference/cublas_handle.hpp"
+#include "harness/core/cublas_handle.hpp"
 
 #include "harness/core/cuda_check.hpp"
 
-namespace vlb::reference {
+namespace vlb {
 
 CublasHandle::CublasHandle() { VLB_CUBLAS_CHECK(cublasCreate(&handle_)); }
 
@@ -15,4 +15,4 @@ void CublasHandle::bind(cudaStream_t stream, void* workspace) const {
   VLB_CUBLAS_CHECK(cublasSetWorkspace(handle_, workspace, kCublasWorkspaceBytes));
 }
 
-}  // namespace vlb::reference
+}  // namespace vlb
