@@ -311,6 +311,7 @@ json compile_options(const SolutionInfo& info, const std::vector<int>& families,
   std::vector<std::string> ld_flags = {"-lcuda"};  // SOL-ExecBench's default, kept since these flags replace it
   if (std::find(dependencies.begin(), dependencies.end(), "cublas") != dependencies.end()) {
     ld_flags.push_back("-lcublas");
+    ld_flags.push_back("-lcublasLt");  // cuBLASLt's own entry points (cublasLtMatmul) are not in libcublas
   }
   return {{"cflags", cflags}, {"cuda_cflags", cuda_cflags}, {"ld_flags", ld_flags}};
 }

@@ -15,6 +15,11 @@ constexpr std::size_t kAlignment = 256;
 
 std::size_t aligned(std::size_t bytes) { return (bytes + kAlignment - 1) / kAlignment * kAlignment; }
 
+std::size_t q_projection_workspace(std::int64_t rows, int sm_count) {
+  return q_projection_on_cublas(rows, current_kernel_architecture()) ? CublasQProjection::workspace_bytes()
+                                                                      : q_projection_workspace_bytes(rows, sm_count);
+}
+
 std::size_t o_projection_workspace(std::int64_t rows, int sm_count) {
   return o_projection_on_cublas(rows, current_kernel_architecture()) ? CublasOProjection::workspace_bytes()
                                                                       : o_projection_workspace_bytes(rows, sm_count);
@@ -27,7 +32,7 @@ struct WorkspaceSizes {
       : q(aligned(sizeof(bf16) * shape.lang_rows() * ModelDims::kQProjDim)),
         kv(aligned(sizeof(bf16) * shape.vision_rows() * ModelDims::kKvProjDim)),
         attention(q),
-        q_and_o_gemm(aligned(std::max(q_projection_workspace_bytes(shape.lang_rows(), sm_count),
+        q_and_o_gemm(aligned(std::max(q_projection_workspace(shape.lang_rows(), sm_count),
                                       o_projection_workspace(shape.lang_rows(), sm_count)))),
         kv_gemm(aligned(kv_projection_workspace_bytes(shape.vision_rows(), sm_count))) {}
 
@@ -75,8 +80,15 @@ void FusedOperation::run(const FusionArgs& args, const StageEvents* events) cons
   // one before (launch_order.hpp), unless events sit between them.
   const LaunchOrder later = events == nullptr ? LaunchOrder::kOverlapPrevious : LaunchOrder::kAfterPrevious;
 
-  launch_q_projection(in.language_hidden_states.data, shape.lang_rows(), in.q_proj_weight.data, in.q_proj_bias.data,
-                      in.language_position_ids.data, 1.0f, ws.q, sm_count_, ws.q_and_o_gemm, stream, numerics_.rope);
+  if (q_projection_on_cublas(shape.lang_rows(), current_kernel_architecture())) {
+    cublas_q_projection_.launch(in.language_hidden_states.data, shape.lang_rows(), in.q_proj_weight.data,
+                                in.q_proj_bias.data, in.language_position_ids.data, ws.q, ws.q_and_o_gemm, stream,
+                                numerics_.rope);
+  } else {
+    launch_q_projection(in.language_hidden_states.data, shape.lang_rows(), in.q_proj_weight.data,
+                        in.q_proj_bias.data, in.language_position_ids.data, 1.0f, ws.q, sm_count_, ws.q_and_o_gemm,
+                        stream, numerics_.rope);
+  }
   mark(FusedStage::kProjectQ);
   launch_kv_projection(in.vision_hidden_states.data, shape.vision_rows(), in.k_proj_weight.data, in.k_proj_bias.data,
                        in.v_proj_weight.data, in.v_proj_bias.data, in.vision_grid_thw.data, ws.k, ws.v, sm_count_,

@@ -10,7 +10,7 @@
 
 #include "harness/core/problem.hpp"
 #include "harness/solution/solution.hpp"
-#include "solutions/fused_b200/o_projection_cublas.hpp"
+#include "solutions/fused_b200/projection_cublas.hpp"
 #include "solutions/fused_b200/projection_gemm.hpp"
 
 namespace vlb::fused_b200 {
@@ -48,7 +48,7 @@ struct StageEvents {
 
 class FusedOperation {
  public:
-  // Creates the cuBLAS handle of the O projection (o_projection_cublas.hpp) here, outside every timed call.
+  // Creates the cuBLAS handles of the Q and O projections (projection_cublas.hpp) here, outside every timed call.
   explicit FusedOperation(int sm_count, FusedNumerics numerics = {}) : sm_count_(sm_count), numerics_(numerics) {}
 
   std::size_t workspace_bytes(const ProblemShape& shape) const { return FusedWorkspace::bytes(shape, sm_count_); }
@@ -59,6 +59,7 @@ class FusedOperation {
  private:
   int sm_count_;
   FusedNumerics numerics_;
+  CublasQProjection cublas_q_projection_;
   CublasOProjection cublas_o_projection_;
 };
 

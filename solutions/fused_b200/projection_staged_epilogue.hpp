@@ -1,6 +1,7 @@
 #pragma once
-// The bias / RoPE / scale epilogue as a kernel of its own, for GEMMs that leave their fp32 accumulators in memory
-// (the Blackwell path: CUTLASS's sm100 GEMM writes them to the workspace; BLACKWELL.md). Architecture-neutral CUDA,
+// The bias / RoPE / scale epilogue as a kernel of its own, for GEMMs that leave their results in memory: fp32
+// accumulators (the Blackwell path: CUTLASS's sm100 GEMM writes them to the workspace; BLACKWELL.md), or bf16 values
+// with their bias (the Hopper Q projection on cuBLAS, projection_cublas.hpp). Architecture-neutral CUDA,
 // built for every target, with the math of epilogue_math.hpp in the order of the sm90 fused epilogue: x = acc + bias
 // in fp32, rotate_pair with the output's RopeArithmetic, times scale, rounded to bf16 once.
 #include <cuda_runtime.h>
@@ -13,6 +14,10 @@ namespace vlb::fused_b200 {
 // [rows, out_features] (its weight pointer is not read). Throws UsageError for a shape no projection takes or a
 // missing output or positions pointer. Enqueues one launch on `stream`.
 void launch_staged_epilogue(const float* staged, const ProjectionShape& shape, const ProjectionOutput* outputs,
+                            cudaStream_t stream);
+// The same from bf16 values (a library GEMM's output, its bias already added and rounded: give the outputs no bias);
+// `staged` may be outputs[0].output (one group), rotated in place.
+void launch_staged_epilogue(const bf16* staged, const ProjectionShape& shape, const ProjectionOutput* outputs,
                             cudaStream_t stream);
 
 }  // namespace vlb::fused_b200

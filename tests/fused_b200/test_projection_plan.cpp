@@ -1,10 +1,10 @@
 // The host-side decomposition choice of the projection GEMMs: split-K for the weight-bound small problems, ping-pong
 // 64x128 for one wave of 64-row tiles, stream-K for a thin last wave, ping-pong 128x128 otherwise; and the shape and
-// plan checks; which O projections go to cuBLAS.
+// plan checks; which Q and O projections go to cuBLAS.
 #include <catch2/catch.hpp>
 
 #include "harness/core/errors.hpp"
-#include "solutions/fused_b200/o_projection_cublas.hpp"
+#include "solutions/fused_b200/projection_cublas.hpp"
 #include "solutions/fused_b200/projection_plan.hpp"
 
 using namespace vlb::fused_b200;
@@ -144,5 +144,20 @@ TEST_CASE("the O projection goes to cuBLAS from 512 to below 8192 rows, on Hoppe
   for (const std::int64_t rows : {256, 4096, 16384}) {
     CHECK_FALSE(o_projection_on_cublas(rows, KernelArchitecture::kSm100));
     CHECK_FALSE(o_projection_on_cublas(rows, KernelArchitecture::kNone));
+  }
+}
+
+TEST_CASE("the Q projection goes to cuBLAS from 1024 to 8192 rows, on Hopper only", "[fused_b200][plan]") {
+  // The suite's Q rows: 256 (15), 512 (0, 2), 1024 (7, 8, 11), 2048 (3, 9, 13, 14), 2164 (6), 4096 (5), 8192 (4, 10),
+  // 11936 (12), 16384 (1).
+  for (const std::int64_t rows : {1024, 2048, 2164, 4096, 8192}) {
+    CHECK(q_projection_on_cublas(rows, KernelArchitecture::kSm90));
+  }
+  for (const std::int64_t rows : {1, 256, 512, 1023, 8193, 11936, 16384}) {
+    CHECK_FALSE(q_projection_on_cublas(rows, KernelArchitecture::kSm90));
+  }
+  for (const std::int64_t rows : {1024, 8192}) {
+    CHECK_FALSE(q_projection_on_cublas(rows, KernelArchitecture::kSm100));
+    CHECK_FALSE(q_projection_on_cublas(rows, KernelArchitecture::kNone));
   }
 }
