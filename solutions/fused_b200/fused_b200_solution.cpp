@@ -1,5 +1,6 @@
-// fused_b200: the whole operation with our own kernels (fused_operation.hpp): projection GEMMs with bias and RoPE,
-// a warp-specialized GQA attention kernel, the O projection. Hopper (sm_90a: wgmma, fused epilogues) and Blackwell
+// fused_b200: the whole operation (fused_operation.hpp): projection GEMMs with bias and RoPE, a warp-specialized GQA
+// attention kernel, the O projection; on Hopper Q and O go to cuBLAS at the row counts where it is faster
+// (projection_cublas.hpp). Hopper (sm_90a: wgmma, fused epilogues) and Blackwell
 // B200 (sm_100a: tcgen05 with tensor-memory accumulators, BLACKWELL.md), dispatched by compute capability; other
 // GPUs, and a GPU whose architecture this build has no kernels for, are SKIPPED with the reason.
 #include <cuda_runtime.h>

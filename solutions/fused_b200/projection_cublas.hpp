@@ -24,8 +24,9 @@ namespace vlb::fused_b200 {
 // ours also overlaps its launch with the attention's end (v10), which a cuBLAS call cannot.
 inline constexpr std::int64_t kCublasOProjectionMinRows = 512;
 inline constexpr std::int64_t kCublasOProjectionRowLimit = 8192;
-// cuBLAS runs Q from 1024 to 8192 rows, on Hopper only. Below, cuBLAS's lead (at most 3 us at 512 rows) is less than
-// the RoPE pass and its launch; at 11936 and 16384 rows the pass (70 us at 16384) costs more than cuBLAS gains.
+// cuBLAS runs Q from 1024 to 8192 rows, on Hopper only (v12). Below, cuBLAS's lead (4 us at 512 rows, p14) is about
+// what the RoPE pass and its launch cost; at 16384 rows the pass (~70 us) costs more than cuBLAS gains (~55 us), and
+// 11936 rows (workload 12), where p14 had the two level, was left on our kernel unmeasured.
 inline constexpr std::int64_t kCublasQProjectionMinRows = 1024;
 inline constexpr std::int64_t kCublasQProjectionMaxRows = 8192;
 
@@ -68,7 +69,8 @@ class CublasQProjection {
   const Plan& plan_for(std::int64_t rows) const;
 
   cublasLtHandle_t handle_ = nullptr;
-  mutable std::map<std::int64_t, std::unique_ptr<Plan>> plans_;  // by row count
+  // By row count, made on first use; like every solution's run(), launch() is called from one thread at a time.
+  mutable std::map<std::int64_t, std::unique_ptr<Plan>> plans_;
 };
 
 }  // namespace vlb::fused_b200
