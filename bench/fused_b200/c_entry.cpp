@@ -15,19 +15,12 @@
 #include "harness/inputs/input_set.hpp"
 #include "harness/worker/solution_call.hpp"
 #include "solutions/fused_b200/fused_operation.hpp"
+#include "solutions/fused_b200/kernel_architecture.hpp"
 
 namespace {
 
-int current_sm_count() {
-  int device = 0;
-  int sm_count = 0;
-  VLB_CUDA_CHECK(cudaGetDevice(&device));
-  VLB_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-  return sm_count;
-}
-
 const vlb::fused_b200::FusedOperation& operation() {
-  static const vlb::fused_b200::FusedOperation instance(current_sm_count());
+  static const vlb::fused_b200::FusedOperation instance(vlb::fused_b200::current_sm_count());
   return instance;
 }
 

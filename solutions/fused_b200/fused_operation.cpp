@@ -79,8 +79,9 @@ void FusedOperation::run(const FusionArgs& args, const StageEvents* events) cons
   // Q starts after the caller's work (it wrote the inputs); each later kernel overlaps its launch with the end of the
   // one before (launch_order.hpp), unless events sit between them.
   const LaunchOrder later = events == nullptr ? LaunchOrder::kOverlapPrevious : LaunchOrder::kAfterPrevious;
+  const KernelArchitecture architecture = current_kernel_architecture();
 
-  if (q_projection_on_cublas(shape.lang_rows(), current_kernel_architecture())) {
+  if (q_projection_on_cublas(shape.lang_rows(), architecture)) {
     cublas_q_projection_.launch(in.language_hidden_states.data, shape.lang_rows(), in.q_proj_weight.data,
                                 in.q_proj_bias.data, in.language_position_ids.data, ws.q, ws.q_and_o_gemm, stream,
                                 numerics_.rope);
@@ -97,7 +98,7 @@ void FusedOperation::run(const FusionArgs& args, const StageEvents* events) cons
   const AttentionShape attention_shape{shape.batch, shape.lang_seq, shape.vision_seq};
   launch_attention(AttentionTensors{ws.q, ws.k, ws.v, ws.attention}, attention_shape, sm_count_, stream, later);
   mark(FusedStage::kAttention);
-  if (o_projection_on_cublas(shape.lang_rows(), current_kernel_architecture())) {
+  if (o_projection_on_cublas(shape.lang_rows(), architecture)) {
     cublas_o_projection_.launch(ws.attention, shape.lang_rows(), in.o_proj_weight.data, args.output.data,
                                 ws.q_and_o_gemm, stream);
   } else {
