@@ -1,9 +1,11 @@
-// fused_b200_stage_bench: times each projection stage of the fused solution, the same plan without its epilogue (and
-// with bias only), and cuBLAS (cublasGemmEx, bf16 in, fp32 compute, no epilogue; for K/V also one GEMM on
-// concatenated weights) in turns, on every distinct suite shape (or those --stage and --rows choose), L2 flushed
-// before each call; then every other plan of every kernel, and CUTLASS's stock kernels on the same GEMM. Host time
-// inside each call is reported beside its event time. Prints a table and, with --json PATH, writes the same numbers
-// with the commit and command.
+// fused_b200_stage_bench: times each projection stage of the fused solution on our kernels, the same plan without
+// its epilogue (and with bias only), cuBLAS (cublasGemmEx, bf16 in, fp32 compute, no epilogue; for K/V also one GEMM
+// on concatenated weights), and the stage as fused_b200 runs it on cuBLAS (projection_cublas.hpp: cuBLASLt with its
+// bias epilogue, for K/V then the RoPE pass over K; Q's RoPE runs in the attention on that path) in turns, on every
+// distinct suite shape (or those --stage and --rows choose), L2 flushed before each call; then, unless
+// --contenders-only, every other plan of every kernel and CUTLASS's stock kernels on the same GEMM. Host time inside
+// each call is reported beside its event time. Prints a table and, with --json PATH, writes the same numbers with the
+// commit and command.
 #include <CLI/CLI.hpp>
 #include <cublas_v2.h>
 #include <fmt/format.h>
@@ -32,6 +34,7 @@
 #include "bench/fused_b200/stage_timer.hpp"
 #include "bench/fused_b200/stock_cutlass_gemm.hpp"
 #include "harness/core/cublas_handle.hpp"
+#include "solutions/fused_b200/projection_cublas.hpp"
 #include "solutions/fused_b200/projection_gemm.hpp"
 
 namespace vlb::fused_b200::bench {
@@ -41,6 +44,7 @@ struct Options : CommonOptions {
   std::vector<std::string> argv;
   std::vector<std::string> stages;      // empty: every stage
   std::vector<std::int64_t> rows;       // empty: every row count of the suite
+  bool contenders_only = false;         // skip the other plans and CUTLASS's stock kernels
 };
 
 struct StageResult {
@@ -51,6 +55,7 @@ struct StageResult {
   double bias_only_us = 0;  // the same plan with bias but no RoPE (Q and K/V): the share of the bias
   double cublas_us = 0;  // for K/V the faster of per-group and one 2048-wide GEMM on weights concatenated beforehand
   double cublas_per_group_us = 0;  // K/V only: one GEMM per weight, read where it is (what the stage itself does)
+  double cublas_path_us = 0;       // the stage as fused_b200 runs it on cuBLAS (K/V with K's RoPE pass)
   double stage_host_us = 0;        // host time inside the stage's call (set-up and launch)
   double cublas_host_us = 0;
   std::vector<std::pair<std::string, ColdL2Timer::Timing>> alternatives;  // other plans
@@ -139,6 +144,30 @@ void cublas_stage(const StageShape& shape, StageOperands& ops, cublasHandle_t cu
   }
 }
 
+// The stage as FusedOperation runs it where the projection goes to cuBLAS (projection_cublas.hpp).
+void cublas_path_stage(const StageShape& shape, StageOperands& ops, const CublasProjections& projections,
+                       cudaStream_t stream) {
+  const ProjectionLaunch launch = stage_launch(shape, ops, std::nullopt);
+  const Workspace workspace{ops.workspace.data(), ops.workspace.bytes()};
+  const ProjectionOutput& first = launch.outputs[0];
+  switch (shape.stage) {
+    case Stage::kQ:
+      // The GEMM alone: on this path the attention applies Q's RoPE.
+      projections.project_q(launch.activations, shape.rows, first.weight, first.bias, first.output, workspace,
+                            stream);
+      break;
+    case Stage::kKv: {
+      const ProjectionOutput& second = launch.outputs[1];
+      projections.project_kv(launch.activations, shape.rows, first.weight, first.bias, second.weight, second.bias,
+                             first.positions, first.output, second.output, workspace, stream,
+                             RopeArithmetic::kReferenceBf16);
+      break;
+    }
+    case Stage::kO: projections.project_o(launch.activations, shape.rows, first.weight, first.output, workspace,
+                                          stream); break;
+  }
+}
+
 // K and V as one [rows, 2048] GEMM on the concatenated weights (the PyTorch baseline's "kv_proj" component).
 void cublas_concatenated_kv(const StageShape& shape, StageOperands& ops, cublasHandle_t cublas, cudaStream_t stream) {
   cublas_projection(cublas, ops.bf16_input(TensorId::kVisionHiddenStates), ops.kv_weights.as<bf16>(),
@@ -220,8 +249,9 @@ std::vector<std::pair<std::string, ColdL2Timer::Timing>> time_stock_kernels(cons
   return timings;
 }
 
-StageResult time_stage(const StageShape& shape, StageOperands& ops, cublasHandle_t cublas, ColdL2Timer& timer,
-                       int sm_count, cudaStream_t stream) {
+StageResult time_stage(const StageShape& shape, StageOperands& ops, cublasHandle_t cublas,
+                       const CublasProjections& projections, ColdL2Timer& timer, int sm_count, bool contenders_only,
+                       cudaStream_t stream) {
   StageResult result;
   result.shape = shape;
   const ProjectionPlan plan = plan_projection({shape.rows, shape.n, shape.k, shape.groups}, sm_count);
@@ -242,7 +272,8 @@ StageResult time_stage(const StageShape& shape, StageOperands& ops, cublasHandle
   std::vector<ColdL2Timer::Call> calls = {
       [&](cudaStream_t s) { launch_projection(automatic, sm_count, workspace, s); },
       [&](cudaStream_t s) { launch_projection(plain, sm_count, workspace, s); },
-      [&](cudaStream_t s) { cublas_stage(shape, ops, cublas, s); }};
+      [&](cudaStream_t s) { cublas_stage(shape, ops, cublas, s); },
+      [&](cudaStream_t s) { cublas_path_stage(shape, ops, projections, s); }};
   if (shape.stage != Stage::kO) {
     calls.push_back([&](cudaStream_t s) { launch_projection(bias_only, sm_count, workspace, s); });
   }
@@ -255,11 +286,13 @@ StageResult time_stage(const StageShape& shape, StageOperands& ops, cublasHandle
   result.plain_us = medians[1].gpu_us;
   result.cublas_us = medians[2].gpu_us;
   result.cublas_host_us = medians[2].host_us;
-  if (shape.stage != Stage::kO) result.bias_only_us = medians[3].gpu_us;
+  result.cublas_path_us = medians[3].gpu_us;
+  if (shape.stage != Stage::kO) result.bias_only_us = medians[4].gpu_us;
   if (shape.stage == Stage::kKv) {
     result.cublas_per_group_us = medians[2].gpu_us;
-    result.cublas_us = std::min(medians[2].gpu_us, medians[4].gpu_us);
+    result.cublas_us = std::min(medians[2].gpu_us, medians[5].gpu_us);
   }
+  if (contenders_only) return result;
   for (const auto& [name, alternative] : alternative_plans(shape, sm_count)) {
     const ProjectionLaunch launch = stage_launch(shape, ops, alternative);
     result.alternatives.emplace_back(
@@ -272,15 +305,17 @@ StageResult time_stage(const StageShape& shape, StageOperands& ops, cublasHandle
 double tflops(const StageShape& shape, double us) { return shape.flops() / (us * 1e-6) / 1e12; }
 
 void print_table(const std::vector<StageResult>& results) {
-  std::printf("%-5s %7s %6s %6s %3s %-16s %10s %10s %9s %9s %7s\n", "stage", "rows", "N", "K", "L", "plan",
-              "stage_us", "cublas_us", "stage_TF", "cublas_TF", "ratio");
+  std::printf("%-5s %7s %6s %6s %3s %-16s %10s %10s %9s %9s %7s %10s %8s\n", "stage", "rows", "N", "K", "L",
+              "plan", "stage_us", "cublas_us", "stage_TF", "cublas_TF", "ratio", "path_us", "path/ours");
   for (const StageResult& r : results) {
-    std::printf("%-5s %7lld %6lld %6lld %3d %-16s %10.2f %10.2f %9.1f %9.1f %7.3f\n",
+    std::printf("%-5s %7lld %6lld %6lld %3d %-16s %10.2f %10.2f %9.1f %9.1f %7.3f %10.2f %8.3f\n",
                 stage_name(r.shape.stage).c_str(), static_cast<long long>(r.shape.rows),
                 static_cast<long long>(r.shape.n), static_cast<long long>(r.shape.k), r.shape.groups, r.plan.c_str(),
                 r.stage_us, r.cublas_us, tflops(r.shape, r.stage_us), tflops(r.shape, r.cublas_us),
-                r.stage_us / r.cublas_us);
+                r.stage_us / r.cublas_us, r.cublas_path_us, r.cublas_path_us / r.stage_us);
   }
+  std::printf("path_us: the stage as fused_b200 runs it on cuBLAS (cuBLASLt with bias; K/V then K's RoPE pass; Q "
+              "without its RoPE, which the attention applies)\n");
   std::printf("\nother plans: event-timed us (host us inside the call):\n");
   for (const StageResult& r : results) {
     std::string line = fmt::format("{:<5} {:>7}", stage_name(r.shape.stage), r.shape.rows);
@@ -315,6 +350,9 @@ void write_json(const std::string& path, const std::vector<StageResult>& results
   root["clean_l2"] = options.timer.clean_l2;
   root["timer"] = "cuda events, L2 flushed (2x L2 memset) before each iteration, median; stage, plain and cuBLAS "
                   "timed in turns";
+  root["cublas_path"] = "the stage as fused_b200 runs it on cuBLAS: cuBLASLt with its bias epilogue; K/V: two "
+                        "GEMMs, then the RoPE pass in place over K; Q without its RoPE, which the attention applies "
+                        "there; in cublas_path_us";
   root["cublas"] = "cublasGemmEx bf16, fp32 compute, no epilogue; K/V: the faster of one GEMM per weight and one "
                    "2048-wide GEMM on weights concatenated beforehand (untimed), in cublas_us";
   for (const StageResult& r : results) {
@@ -325,6 +363,7 @@ void write_json(const std::string& path, const std::vector<StageResult>& results
                               {"cublas_tflops", tflops(r.shape, r.cublas_us)},
                               {"ratio_stage_over_cublas", r.stage_us / r.cublas_us},
                               {"bias_only_us", r.bias_only_us}, {"cublas_per_group_us", r.cublas_per_group_us},
+                              {"cublas_path_us", r.cublas_path_us},
                               {"stage_host_us", r.stage_host_us}, {"cublas_host_us", r.cublas_host_us},
                               {"other_plans", timings_json(r.alternatives)},
                               {"stock_cutlass", timings_json(r.stock)}});
@@ -352,16 +391,20 @@ int run(const Options& options) {
     std::int64_t& max_rows = shape.stage == Stage::kKv ? max_vision : max_lang;
     max_rows = std::max(max_rows, shape.rows);
   }
-  const std::size_t workspace_bytes = workspace_for_all_plans(shapes, device.sm_count);
+  const std::size_t workspace_bytes =
+      std::max(workspace_for_all_plans(shapes, device.sm_count), CublasProjections::workspace_bytes());
   const CudaStream owned_stream;
   const cudaStream_t stream = owned_stream.get();
   StageOperands ops(max_lang, max_vision, workspace_bytes, options.seed, stream);
   const CublasHandle cublas;
+  const CublasProjections projections;
   ColdL2Timer timer(device, options.timer);
   const double flush_us = timer.flush_us(stream);
   std::vector<StageResult> results;
-  for (const StageShape& shape : shapes) results.push_back(time_stage(shape, ops, cublas.get(), timer,
-                                                                      device.sm_count, stream));
+  for (const StageShape& shape : shapes) {
+    results.push_back(time_stage(shape, ops, cublas.get(), projections, timer, device.sm_count,
+                                 options.contenders_only, stream));
+  }
   owned_stream.synchronize();
   std::printf("%s, %d SMs; %d warm-up + %d timed iterations, L2 flushed (%.1f us), median\n", device.name.c_str(),
               device.sm_count, options.timer.warmup_iterations, options.timer.timed_iterations, flush_us);
@@ -379,6 +422,9 @@ int main(int argc, char** argv) {
   CLI::App app{"Times the fused_b200 projection stages against cuBLAS on the suite's distinct shapes"};
   app.add_option("--stage", options.stages, "only these stages (Q, KV, O)")->check(CLI::IsMember({"Q", "KV", "O"}));
   app.add_option("--rows", options.rows, "only shapes with these row counts (B*Lq for Q and O, B*Lv for KV)");
+  app.add_flag("--contenders-only", options.contenders_only,
+               "time the stage, its plain and bias-only GEMMs and the cuBLAS contenders only, not every other plan "
+               "and CUTLASS's stock kernels");
   app.add_flag("--clean-l2", options.timer.clean_l2,
                "after the memset flush, read another 2x-L2 buffer so that L2 holds clean lines (default: the "
                "harness's flush, which leaves the memset's dirty lines)");

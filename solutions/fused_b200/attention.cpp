@@ -38,7 +38,12 @@ void launch_attention(const AttentionTensors& tensors, const AttentionShape& sha
     case KernelArchitecture::kSm90: sm90::launch_attention(tensors, shape, sm_count, stream, order); return;
 #endif
 #if defined(VLBENCH_HAS_SM100)
-    case KernelArchitecture::kSm100: sm100::launch_attention(tensors, shape, sm_count, stream); return;
+    case KernelArchitecture::kSm100:
+      if (tensors.q_rope.positions != nullptr) {
+        throw UsageError("fused_b200 attention: the sm100 kernel takes Q with its RoPE applied; rotate Q first");
+      }
+      sm100::launch_attention(tensors, shape, sm_count, stream);
+      return;
 #endif
     default: throw_no_kernel("attention");
   }

@@ -4,28 +4,41 @@
 // and throws SystemError where none was built.
 //
 // Layouts (row-major, contiguous, 16-byte aligned): q and out [B, Lq, 32, 128] (the projections' [B*Lq, 4096]);
-// k and v [B, Lv, 8, 128] ([B*Lv, 1024]). Q and K carry their RoPE already. Numerics: fp32 scores, fp32 online
-// softmax, probabilities rounded to bf16 for the P V product, fp32 accumulation, output rounded to bf16 once. (The
-// reference rounds the scores to bf16 before and after the 1/sqrt(128) scale; doing so here cost 75% more time and
-// matched no better: NOTES.md, v2.)
+// k and v [B, Lv, 8, 128] ([B*Lv, 1024]). K carries its RoPE already; Q too, unless q_rope asks the kernel to rotate
+// it (Hopper). Numerics: fp32 scores, fp32 online softmax, probabilities rounded to bf16 for the P V product, fp32
+// accumulation, output rounded to bf16 once. (The reference rounds the scores to bf16 before and after the
+// 1/sqrt(128) scale; doing so here cost 75% more time and matched no better: NOTES.md, v2.)
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
+#include <cstdint>
+
 #include "solutions/fused_b200/attention_schedule.hpp"
+#include "solutions/fused_b200/epilogue_math.hpp"
 #include "solutions/fused_b200/launch_order.hpp"
 
 namespace vlb::fused_b200 {
+
+// Q's 1D RoPE inside the attention, where the Q projection left Q unrotated (cuBLAS's GEMM, projection_cublas.hpp):
+// the Hopper kernel rotates each Q tile in shared memory, with rotate_pair's math (epilogue_math.hpp), before the
+// tile's first S = Q K^T. Q is read there anyway, so this costs no pass over memory (NOTES.md, v13).
+struct AttentionQueryRope {
+  const std::int64_t* positions = nullptr;  // language_position_ids [B, Lq]; nullptr: Q carries its RoPE already
+  RopeArithmetic arithmetic = RopeArithmetic::kFp32;
+};
 
 struct AttentionTensors {
   const __nv_bfloat16* q = nullptr;
   const __nv_bfloat16* k = nullptr;
   const __nv_bfloat16* v = nullptr;
   __nv_bfloat16* out = nullptr;
+  AttentionQueryRope q_rope;
 };
 
-// Throws UsageError for an empty or oversized shape or misaligned pointers, SystemError where no kernel was built for
-// the device. Enqueues one launch on `stream`; needs no workspace. The kernel reads Q, K and V only after the previous
-// kernel on the stream has finished, whatever `order` (launch_order.hpp).
+// Throws UsageError for an empty or oversized shape or misaligned pointers, or for q_rope on Blackwell (its kernel
+// takes Q rotated: BLACKWELL.md), SystemError where no kernel was built for the device. Enqueues one launch on
+// `stream`; needs no workspace. The kernel reads Q, K and V only after the previous kernel on the stream has
+// finished, whatever `order` (launch_order.hpp).
 void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count, cudaStream_t stream,
                       LaunchOrder order = LaunchOrder::kAfterPrevious);
 

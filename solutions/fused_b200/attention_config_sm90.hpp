@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "solutions/fused_b200/attention_schedule.hpp"
+#include "solutions/fused_b200/epilogue_math.hpp"
 
 namespace vlb::fused_b200::sm90 {
 
@@ -86,6 +87,7 @@ struct AttentionConfig {
     alignas(16) typename Pipeline::SharedStorage k_pipeline;
     alignas(16) typename Pipeline::SharedStorage v_pipeline;
     alignas(8) cutlass::arch::ClusterTransactionBarrier q_full;
+    float q_positions[kTokensPerTile];  // the tile's token positions, with Q's RoPE in the kernel
   };
   // The dynamic shared memory base is aligned up to 1024 bytes inside the kernel (128-byte swizzle atoms).
   static constexpr int kSharedBytes = static_cast<int>(sizeof(SharedStorage)) + 1024;
@@ -99,6 +101,10 @@ struct AttentionParams {
   CUtensorMap v;    // box (64, 1, kBlockN, 1)
   CUtensorMap out;  // box (64, 4, 16, 1): one column half of a consumer warpgroup's 64 rows
   AttentionWalk walk;  // tiles, token blocks, KV blocks, keys in the last KV block (1 .. kBlockN)
+  // Q's RoPE in the kernel (AttentionQueryRope): positions [batch, lang_seq], or nullptr where Q is rotated already.
+  const std::int64_t* q_positions = nullptr;
+  std::int64_t lang_seq = 0;
+  RopeArithmetic q_rope_arithmetic = RopeArithmetic::kFp32;
 };
 
 // Named barriers (ids after CUTLASS's reserved ones).
@@ -106,6 +112,7 @@ enum class AttentionBarrier : std::uint32_t {
   kQueryEmpty = 0,       // consumers are done reading Q: the producer may load the next tile's
   kMmaWarpGroup0 = 1,    // kMmaWarpGroup0 + w: warpgroup w may issue its GEMMs (the two take turns)
   kEpilogue0 = 3,        // kEpilogue0 + w: warpgroup w's output staging
+  kQueryRotated = 5,     // both warpgroups have rotated the tile's Q in shared memory
 };
 
 CUTE_DEVICE void named_barrier_sync(int threads, AttentionBarrier barrier, int offset = 0) {

@@ -66,6 +66,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
     Mainloop::start_consumers(thread / 128);
     for (const AttentionStep step : AttentionTileScheduler(params.walk, blockIdx.x, gridDim.x)) {
       storage.q_full.wait(step.iteration & 1);
+      if (params.q_positions != nullptr) Mainloop::rotate_query(params, storage, step.tile, thread);
       Mainloop::consume(params, storage, k_pipeline, v_pipeline, k_read, v_read, thread, output_fragment);
       Epilogue::store(params, storage, step.tile, thread, output_fragment);
     }

@@ -90,9 +90,19 @@ struct AttentionMainloop {
     PipelineState k_write = cutlass::make_producer_start_state<Pipeline>();
     PipelineState v_write = cutlass::make_producer_start_state<Pipeline>();
     const bool issuing_thread = threadIdx.x == 0;  // the pipelines' leader (it arms their barriers)
+    const int lane = static_cast<int>(threadIdx.x);
     for (const AttentionStep step : AttentionTileScheduler(params.walk, blockIdx.x, gridDim.x)) {
       const AttentionTile& tile = step.tile;
+      // With Q's RoPE in the kernel, each lane reads one token's position while the consumers still use the last Q,
+      // and stages it beside Q once they release it; Q's barrier then publishes both.
+      float position = 0.0f;
+      const std::int64_t token = static_cast<std::int64_t>(tile.token_block) * kTokensPerTile + lane;
+      if (params.q_positions != nullptr && token < params.lang_seq) {
+        position = static_cast<float>(params.q_positions[tile.batch * params.lang_seq + token]);
+      }
       named_barrier_sync(Config::kConsumerThreads + 32, AttentionBarrier::kQueryEmpty);
+      if (params.q_positions != nullptr) storage.q_positions[lane] = position;
+      __syncwarp();
       if (issuing_thread) {
         storage.q_full.arrive_and_expect_tx(Config::kQTileBytes);
         load_tile(params.q, reinterpret_cast<std::uint64_t*>(&storage.q_full), storage.q.data(), Config::kBlockM,
@@ -126,6 +136,64 @@ struct AttentionMainloop {
   }
   CUTE_DEVICE static void release_query() {
     named_barrier_arrive(Config::kConsumerThreads + 32, AttentionBarrier::kQueryEmpty);
+  }
+
+  // Where element (row, column) of the Q tile lies in shared memory: what TMA's 128-byte swizzle writes (the
+  // tile is two 64-column halves of 128 rows of 128 bytes, each row's eight 16-byte chunks XORed with row % 8), and
+  // SmemLayoutQ describes to wgmma. Written out because CuTe's general index math on a runtime coordinate cost the
+  // rotation several microseconds per tile (v13c).
+  CUTE_DEVICE static int query_smem_offset(int row, int column) {
+    constexpr int kHalfElements = Config::kBlockM * Config::kBoxColumns;
+    const int in_half = column % Config::kBoxColumns;
+    return column / Config::kBoxColumns * kHalfElements + row * Config::kBoxColumns +
+           (((in_half / 8) ^ (row % 8)) * 8) + in_half % 8;
+  }
+
+  // Q's RoPE (AttentionQueryRope), once the tile's Q has landed and before its first S = Q K^T: the 256 consumer
+  // threads rotate it in shared memory, from the positions the producer staged beside it. A tile row is
+  // head + 4 * token (the TMA box's order), and a token's angles are the same for its 4 heads. Thread t takes the
+  // adjacent rotary slots 2 (t % 32) and 2 (t % 32) + 1 of 4 tokens, each token's 4 heads: one 4-byte load and store
+  // per half-row for two pairs, and a warp's 32 threads cover one 128-byte row, one bank each. The token loop stays
+  // rolled: unrolled, it spilled the consumers' registers (v13c).
+  CUTE_DEVICE static void rotate_query(const AttentionParams& params, SharedStorage& storage, const AttentionTile& tile,
+                                       int thread) {
+    constexpr int kSlotPairs = kRotarySlots / 2;
+    constexpr int kTokenGroups = Config::kConsumerThreads / kSlotPairs;
+    constexpr int kTokensPerThread = kTokensPerTile / kTokenGroups;
+    static_assert(kTokensPerThread * kTokenGroups == kTokensPerTile, "the consumers must cover the tile's tokens");
+    const RotaryPair even = language_slot_pair(2 * (thread % kSlotPairs));
+    const RotaryPair odd = language_slot_pair(2 * (thread % kSlotPairs) + 1);  // even's neighbour, column for column
+    const float even_frequency = rope_inv_freq(even.freq_index, even.width);
+    const float odd_frequency = rope_inv_freq(odd.freq_index, odd.width);
+    const int first_token = thread / kSlotPairs * kTokensPerThread;
+    const std::int64_t tokens_left = params.lang_seq - static_cast<std::int64_t>(tile.token_block) * kTokensPerTile;
+    const int tokens_end =
+        static_cast<int>(min(static_cast<std::int64_t>(first_token + kTokensPerThread), tokens_left));
+    auto* q = reinterpret_cast<__nv_bfloat16*>(storage.q.data());
+#pragma unroll 1
+    for (int token = first_token; token < tokens_end; ++token) {  // rows past Lq: TMA's zero fill, never stored
+      const float position = storage.q_positions[token];
+      float even_cos = 0.0f, even_sin = 0.0f, odd_cos = 0.0f, odd_sin = 0.0f;
+      // rope_angle's product, with each slot's frequency hoisted out of the loop.
+      rope_cos_sin(position * even_frequency, even_cos, even_sin);
+      rope_cos_sin(position * odd_frequency, odd_cos, odd_sin);
+      CUTE_UNROLL
+      for (int head = 0; head < kQueryHeadsPerKvHead; ++head) {
+        const int row = token * kQueryHeadsPerKvHead + head;
+        auto* first = reinterpret_cast<__nv_bfloat162*>(q + query_smem_offset(row, even.element));
+        auto* second = reinterpret_cast<__nv_bfloat162*>(q + query_smem_offset(row, even.partner));
+        const __nv_bfloat162 x = *first;
+        const __nv_bfloat162 partner = *second;
+        const RotatedPair low = rotate_pair(__low2float(x), __low2float(partner), even_cos, even_sin,
+                                            params.q_rope_arithmetic);
+        const RotatedPair high = rotate_pair(__high2float(x), __high2float(partner), odd_cos, odd_sin,
+                                             params.q_rope_arithmetic);
+        *first = __floats2bfloat162_rn(low.first, high.first);
+        *second = __floats2bfloat162_rn(low.second, high.second);
+      }
+    }
+    cutlass::arch::fence_view_async_shared();  // the stores, visible to wgmma's reads through the async proxy
+    named_barrier_sync(Config::kConsumerThreads, AttentionBarrier::kQueryRotated);
   }
 
   template <class Scores>

@@ -34,6 +34,9 @@ AttentionParams make_params(const AttentionTensors& tensors, const AttentionShap
   params.k = make_tensor_map(tensors.k, kKvHeads, shape.vision_seq, shape.batch, 1, block_n, "K");
   params.v = make_tensor_map(tensors.v, kKvHeads, shape.vision_seq, shape.batch, 1, block_n, "V");
   params.walk = attention_walk(shape, block_n);
+  params.q_positions = tensors.q_rope.positions;
+  params.lang_seq = shape.lang_seq;
+  params.q_rope_arithmetic = tensors.q_rope.arithmetic;
   return params;
 }
 

@@ -16,12 +16,17 @@ constexpr std::size_t kAlignment = 256;
 std::size_t aligned(std::size_t bytes) { return (bytes + kAlignment - 1) / kAlignment * kAlignment; }
 
 std::size_t q_projection_workspace(std::int64_t rows, int sm_count) {
-  return q_projection_on_cublas(rows, current_kernel_architecture()) ? CublasQProjection::workspace_bytes()
+  return q_projection_on_cublas(rows, current_kernel_architecture()) ? CublasProjections::workspace_bytes()
                                                                       : q_projection_workspace_bytes(rows, sm_count);
 }
 
+std::size_t kv_projection_workspace(std::int64_t rows, int sm_count) {
+  return kv_projection_on_cublas(rows, current_kernel_architecture()) ? CublasProjections::workspace_bytes()
+                                                                       : kv_projection_workspace_bytes(rows, sm_count);
+}
+
 std::size_t o_projection_workspace(std::int64_t rows, int sm_count) {
-  return o_projection_on_cublas(rows, current_kernel_architecture()) ? CublasOProjection::workspace_bytes()
+  return o_projection_on_cublas(rows, current_kernel_architecture()) ? CublasProjections::workspace_bytes()
                                                                       : o_projection_workspace_bytes(rows, sm_count);
 }
 
@@ -34,12 +39,16 @@ struct WorkspaceSizes {
         attention(q),
         q_and_o_gemm(aligned(std::max(q_projection_workspace(shape.lang_rows(), sm_count),
                                       o_projection_workspace(shape.lang_rows(), sm_count)))),
-        kv_gemm(aligned(kv_projection_workspace_bytes(shape.vision_rows(), sm_count))) {}
+        kv_gemm(aligned(kv_projection_workspace(shape.vision_rows(), sm_count))) {}
 
   std::size_t total() const { return q + 2 * kv + attention + q_and_o_gemm + kv_gemm; }
 };
 
 }  // namespace
+
+bool attention_rotates_q(const ProblemShape& shape) {
+  return q_projection_on_cublas(shape.lang_rows(), current_kernel_architecture());
+}
 
 std::size_t FusedWorkspace::bytes(const ProblemShape& shape, int sm_count) {
   return WorkspaceSizes(shape, sm_count).total();
@@ -81,26 +90,35 @@ void FusedOperation::run(const FusionArgs& args, const StageEvents* events) cons
   const LaunchOrder later = events == nullptr ? LaunchOrder::kOverlapPrevious : LaunchOrder::kAfterPrevious;
   const KernelArchitecture architecture = current_kernel_architecture();
 
-  if (q_projection_on_cublas(shape.lang_rows(), architecture)) {
-    cublas_q_projection_.launch(in.language_hidden_states.data, shape.lang_rows(), in.q_proj_weight.data,
-                                in.q_proj_bias.data, in.language_position_ids.data, ws.q, ws.q_and_o_gemm, stream,
-                                numerics_.rope);
+  // On cuBLAS, Q leaves its GEMM unrotated and the attention rotates it (attention_rotates_q).
+  const bool q_on_cublas = q_projection_on_cublas(shape.lang_rows(), architecture);
+  if (q_on_cublas) {
+    cublas_.project_q(in.language_hidden_states.data, shape.lang_rows(), in.q_proj_weight.data, in.q_proj_bias.data,
+                      ws.q, ws.q_and_o_gemm, stream);
   } else {
     launch_q_projection(in.language_hidden_states.data, shape.lang_rows(), in.q_proj_weight.data,
                         in.q_proj_bias.data, in.language_position_ids.data, 1.0f, ws.q, sm_count_, ws.q_and_o_gemm,
                         stream, numerics_.rope);
   }
   mark(FusedStage::kProjectQ);
-  launch_kv_projection(in.vision_hidden_states.data, shape.vision_rows(), in.k_proj_weight.data, in.k_proj_bias.data,
-                       in.v_proj_weight.data, in.v_proj_bias.data, in.vision_grid_thw.data, ws.k, ws.v, sm_count_,
-                       ws.kv_gemm, stream, numerics_.rope, later);
+  if (kv_projection_on_cublas(shape.vision_rows(), architecture)) {
+    cublas_.project_kv(in.vision_hidden_states.data, shape.vision_rows(), in.k_proj_weight.data, in.k_proj_bias.data,
+                       in.v_proj_weight.data, in.v_proj_bias.data, in.vision_grid_thw.data, ws.k, ws.v, ws.kv_gemm,
+                       stream, numerics_.rope);
+  } else {
+    launch_kv_projection(in.vision_hidden_states.data, shape.vision_rows(), in.k_proj_weight.data,
+                         in.k_proj_bias.data, in.v_proj_weight.data, in.v_proj_bias.data, in.vision_grid_thw.data,
+                         ws.k, ws.v, sm_count_, ws.kv_gemm, stream, numerics_.rope, later);
+  }
   mark(FusedStage::kProjectKv);
   const AttentionShape attention_shape{shape.batch, shape.lang_seq, shape.vision_seq};
-  launch_attention(AttentionTensors{ws.q, ws.k, ws.v, ws.attention}, attention_shape, sm_count_, stream, later);
+  const AttentionQueryRope q_rope{q_on_cublas ? in.language_position_ids.data : nullptr, numerics_.rope};
+  launch_attention(AttentionTensors{ws.q, ws.k, ws.v, ws.attention, q_rope}, attention_shape, sm_count_, stream,
+                   later);
   mark(FusedStage::kAttention);
   if (o_projection_on_cublas(shape.lang_rows(), architecture)) {
-    cublas_o_projection_.launch(ws.attention, shape.lang_rows(), in.o_proj_weight.data, args.output.data,
-                                ws.q_and_o_gemm, stream);
+    cublas_.project_o(ws.attention, shape.lang_rows(), in.o_proj_weight.data, args.output.data, ws.q_and_o_gemm,
+                      stream);
   } else {
     launch_o_projection(ws.attention, shape.lang_rows(), in.o_proj_weight.data, args.output.data, sm_count_,
                         ws.q_and_o_gemm, stream, later);

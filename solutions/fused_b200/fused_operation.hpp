@@ -21,7 +21,7 @@ inline constexpr int kFusedStages = 4;
 // The workspace, carved in this order (each piece 256-byte aligned): Q, K, V, the attention output, the GEMM
 // workspace shared by the Q and O projections (they never overlap in time), the K/V projection's.
 struct FusedWorkspace {
-  bf16* q = nullptr;          // [B*Lq, 4096], RoPE applied
+  bf16* q = nullptr;          // [B*Lq, 4096], RoPE applied unless attention_rotates_q(shape)
   bf16* k = nullptr;          // [B*Lv, 1024], RoPE applied
   bf16* v = nullptr;          // [B*Lv, 1024]
   bf16* attention = nullptr;  // [B*Lq, 4096], the O projection's input
@@ -46,9 +46,12 @@ struct StageEvents {
   std::array<cudaEvent_t, kFusedStages> after{};  // after[s]: recorded when stage s is done
 };
 
+// Whether Q leaves its projection unrotated and the attention applies its RoPE (Q on cuBLAS, projection_cublas.hpp).
+bool attention_rotates_q(const ProblemShape& shape);
+
 class FusedOperation {
  public:
-  // Creates the cuBLAS handles of the Q and O projections (projection_cublas.hpp) here, outside every timed call.
+  // Creates the cuBLASLt handle of the projections on cuBLAS (projection_cublas.hpp) here, outside every timed call.
   explicit FusedOperation(int sm_count, FusedNumerics numerics = {}) : sm_count_(sm_count), numerics_(numerics) {}
 
   std::size_t workspace_bytes(const ProblemShape& shape) const { return FusedWorkspace::bytes(shape, sm_count_); }
@@ -59,8 +62,7 @@ class FusedOperation {
  private:
   int sm_count_;
   FusedNumerics numerics_;
-  CublasQProjection cublas_q_projection_;
-  CublasOProjection cublas_o_projection_;
+  CublasProjections cublas_;
 };
 
 }  // namespace vlb::fused_b200

@@ -1,17 +1,21 @@
 // The attention stage alone (sm_90a, or sm_100a on a B200) against the double-precision attention of
 // support_attention_reference, on tails of Lq (token blocks of 32) and Lv (KV blocks of 128), one and many tiles per
-// CTA, with seeded inputs and a NaN-poisoned output whose guard rows past the last token must stay untouched.
+// CTA, with seeded inputs and a NaN-poisoned output whose guard rows past the last token must stay untouched; and, on
+// Hopper, Q's RoPE inside the attention (AttentionQueryRope) against Q rotated beforehand by the staged epilogue
+// kernel, bit for bit.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "harness/check/guards.hpp"
 #include "harness/core/device_buffer.hpp"
 #include "solutions/fused_b200/attention.hpp"
+#include "solutions/fused_b200/projection_staged_epilogue.hpp"
 #include "support/gpu_test.hpp"
 #include "support_attention_reference.hpp"
 #include "support_projection_reference.hpp"
@@ -108,4 +112,73 @@ TEST_CASE("attention: many tiles per persistent CTA, long Lv", "[fused_b200][att
   if (vlb::fused_b200::testing::skip_without_fused_kernels("attention")) return;
   check_attention({8, 512, 784}, 7200);     // 1024 tiles on 132 SMs
   check_attention({1, 1024, 12544}, 7201);  // 98 KV blocks through 2 stages
+}
+
+namespace {
+
+// The same attention twice from the same unrotated Q: once with Q rotated beforehand in place by the staged epilogue
+// kernel (the v12 path), once rotated by the attention kernel itself. Both use rotate_pair on the same bf16 values,
+// so the outputs must agree bit for bit, guard rows included.
+void check_query_rope_in_attention(const AttentionShape& shape, RopeArithmetic arithmetic, std::uint64_t seed) {
+  INFO("B=" << shape.batch << " Lq=" << shape.lang_seq << " Lv=" << shape.vision_seq << " seed " << seed
+            << " arithmetic " << static_cast<int>(arithmetic));
+  vlb::testing::TestStream stream;
+  const auto inputs = reference::make_attention_inputs(shape.batch, shape.lang_seq, shape.vision_seq, seed);
+  const std::int64_t tokens = shape.batch * shape.lang_seq;
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::int64_t> position(0, 12543);
+  std::vector<std::int64_t> positions(static_cast<std::size_t>(tokens));
+  for (auto& value : positions) value = position(rng);
+  DeviceBuffer device_positions(positions.size() * sizeof(std::int64_t));
+  VLB_CUDA_CHECK(cudaMemcpyAsync(device_positions.data(), positions.data(), device_positions.bytes(),
+                                 cudaMemcpyHostToDevice, stream.get()));
+  const DeviceBuffer q = upload(inputs.q, stream.get());
+  const DeviceBuffer q_rotated = upload(inputs.q, stream.get());
+  const DeviceBuffer k = upload(inputs.k, stream.get());
+  const DeviceBuffer v = upload(inputs.v, stream.get());
+  const std::int64_t out_elements = (tokens + kGuardTokens) * kRowElements;
+  DeviceBuffer rotated_before(static_cast<std::size_t>(out_elements) * sizeof(__nv_bfloat16));
+  DeviceBuffer rotated_inside(rotated_before.bytes());
+  poison_bf16(rotated_before.data(), out_elements, stream.get());
+  poison_bf16(rotated_inside.data(), out_elements, stream.get());
+
+  const ProjectionOutput rotation{nullptr, nullptr, q_rotated.as<bf16>(), RopeKind::kLanguage,
+                                  device_positions.as<std::int64_t>(), 1.0f, arithmetic};
+  launch_staged_epilogue(q_rotated.as<bf16>(), ProjectionShape{tokens, 4096, 4096, 1}, &rotation, stream.get());
+  const int sm_count = vlb::testing::test_device().sm_count;
+  launch_attention({q_rotated.as<bf16>(), k.as<bf16>(), v.as<bf16>(), rotated_before.as<bf16>()}, shape, sm_count,
+                   stream.get());
+  launch_attention({q.as<bf16>(), k.as<bf16>(), v.as<bf16>(), rotated_inside.as<bf16>(),
+                    AttentionQueryRope{device_positions.as<std::int64_t>(), arithmetic}},
+                   shape, sm_count, stream.get());
+  stream.synchronize();
+
+  std::vector<std::uint16_t> before(static_cast<std::size_t>(out_elements));
+  std::vector<std::uint16_t> inside(before.size());
+  VLB_CUDA_CHECK(cudaMemcpy(before.data(), rotated_before.data(), rotated_before.bytes(), cudaMemcpyDeviceToHost));
+  VLB_CUDA_CHECK(cudaMemcpy(inside.data(), rotated_inside.data(), rotated_inside.bytes(), cudaMemcpyDeviceToHost));
+  std::int64_t differing = 0;
+  for (std::size_t i = 0; i < before.size(); ++i) differing += before[i] != inside[i];
+  INFO(differing << " of " << out_elements << " output elements differ");
+  CHECK(differing == 0);
+  // And the rotation changed something: the unrotated Q gives another output.
+  DeviceBuffer unrotated(rotated_before.bytes());
+  launch_attention({q.as<bf16>(), k.as<bf16>(), v.as<bf16>(), unrotated.as<bf16>()}, shape, sm_count, stream.get());
+  stream.synchronize();
+  std::vector<std::uint16_t> plain(before.size());
+  VLB_CUDA_CHECK(cudaMemcpy(plain.data(), unrotated.data(), unrotated.bytes(), cudaMemcpyDeviceToHost));
+  std::int64_t changed = 0;
+  for (std::int64_t i = 0; i < tokens * kRowElements; ++i) changed += plain[i] != inside[i];
+  CHECK(changed > tokens * kRowElements / 2);
+}
+
+}  // namespace
+
+TEST_CASE("attention: Q's RoPE inside the kernel equals Q rotated beforehand, bit for bit",
+          "[fused_b200][attention][gpu]") {
+  if (vlb::fused_b200::testing::skip_unless_hopper_kernels("Q's RoPE inside the attention")) return;
+  const auto arithmetic = GENERATE(RopeArithmetic::kFp32, RopeArithmetic::kReferenceBf16);
+  const AttentionShape shapes[] = {{1, 5, 7}, {2, 33, 129}, {3, 128, 196}, {1, 373, 588}, {2, 541, 980}};
+  std::uint64_t seed = arithmetic == RopeArithmetic::kFp32 ? 7300 : 7400;
+  for (const AttentionShape& shape : shapes) check_query_rope_in_attention(shape, arithmetic, seed++);
 }

@@ -133,31 +133,34 @@ TEST_CASE("shapes outside the tiling are refused with a reason", "[fused_b200][p
   CHECK(decomposition_name(Decomposition::kStreamK) == "stream-k");
 }
 
-TEST_CASE("the O projection goes to cuBLAS from 512 to below 8192 rows, on Hopper only", "[fused_b200][plan]") {
-  for (const std::int64_t rows : {512, 1024, 2048, 2164, 4096, 8191}) {
+TEST_CASE("on Hopper the projections go to cuBLAS from their measured row counts, on Blackwell never",
+          "[fused_b200][plan]") {
+  // The suite's Q and O rows: 256 (15), 512 (0, 2), 1024 (7, 8, 11), 2048 (3, 9, 13, 14), 2164 (6), 4096 (5),
+  // 8192 (4, 10), 11936 (12), 16384 (1). Its K/V rows: 392, 784, 1568, 3136, 3920, 6272, 12544, 18816, 25088.
+  for (const std::int64_t rows : {512, 1024, 2164, 8192, 11936, 16384}) {
     CHECK(o_projection_on_cublas(rows, KernelArchitecture::kSm90));
   }
-  // Workload 15's 256 rows, and the 8192-row and larger O projections (workloads 4, 10, 12, 1), stay on our kernels.
-  for (const std::int64_t rows : {1, 256, 511, 8192, 11936, 16384}) {
-    CHECK_FALSE(o_projection_on_cublas(rows, KernelArchitecture::kSm90));
-  }
-  for (const std::int64_t rows : {256, 4096, 16384}) {
-    CHECK_FALSE(o_projection_on_cublas(rows, KernelArchitecture::kSm100));
-    CHECK_FALSE(o_projection_on_cublas(rows, KernelArchitecture::kNone));
-  }
-}
+  for (const std::int64_t rows : {1, 256, 511}) CHECK_FALSE(o_projection_on_cublas(rows, KernelArchitecture::kSm90));
 
-TEST_CASE("the Q projection goes to cuBLAS from 1024 to 8192 rows, on Hopper only", "[fused_b200][plan]") {
-  // The suite's Q rows: 256 (15), 512 (0, 2), 1024 (7, 8, 11), 2048 (3, 9, 13, 14), 2164 (6), 4096 (5), 8192 (4, 10),
-  // 11936 (12), 16384 (1).
-  for (const std::int64_t rows : {1024, 2048, 2164, 4096, 8192}) {
+  for (const std::int64_t rows : {1024, 2048, 4096, 8192, 11936, 16384}) {
     CHECK(q_projection_on_cublas(rows, KernelArchitecture::kSm90));
   }
-  for (const std::int64_t rows : {1, 256, 512, 1023, 8193, 11936, 16384}) {
+  for (const std::int64_t rows : {1, 256, 512, 1023}) {
     CHECK_FALSE(q_projection_on_cublas(rows, KernelArchitecture::kSm90));
   }
-  for (const std::int64_t rows : {1024, 8192}) {
-    CHECK_FALSE(q_projection_on_cublas(rows, KernelArchitecture::kSm100));
-    CHECK_FALSE(q_projection_on_cublas(rows, KernelArchitecture::kNone));
+
+  for (const std::int64_t rows : {1568, 3136, 12544, 25088}) {
+    CHECK(kv_projection_on_cublas(rows, KernelArchitecture::kSm90));
+  }
+  for (const std::int64_t rows : {1, 392, 784, 1023}) {
+    CHECK_FALSE(kv_projection_on_cublas(rows, KernelArchitecture::kSm90));
+  }
+
+  for (const KernelArchitecture other : {KernelArchitecture::kSm100, KernelArchitecture::kNone}) {
+    for (const std::int64_t rows : {1024, 8192, 25088}) {
+      CHECK_FALSE(q_projection_on_cublas(rows, other));
+      CHECK_FALSE(kv_projection_on_cublas(rows, other));
+      CHECK_FALSE(o_projection_on_cublas(rows, other));
+    }
   }
 }

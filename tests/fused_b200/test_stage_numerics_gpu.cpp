@@ -21,6 +21,7 @@
 #include "reference/gpu_stages.hpp"
 #include "solutions/fused_b200/attention.hpp"
 #include "solutions/fused_b200/fused_operation.hpp"
+#include "solutions/fused_b200/projection_staged_epilogue.hpp"
 #include "support/gpu_test.hpp"
 #include "support_fused_device.hpp"
 
@@ -136,6 +137,14 @@ StageRow compare_stages(const ProblemShape& shape, std::uint64_t seed, int sm_co
   operation.run(args);
   const FusedWorkspace fused =
       FusedWorkspace::carve(fused_workspace.data(), fused_workspace.bytes(), shape, sm_count);
+  if (attention_rotates_q(shape)) {
+    // Q on cuBLAS leaves the workspace unrotated and the attention rotates it as it reads it; rotate it here the same
+    // way (test_attention_gpu checks the two bit for bit) to compare it with the reference's rotated Q.
+    const ProjectionOutput rotation{nullptr, nullptr, fused.q, RopeKind::kLanguage, view.language_position_ids.data,
+                                    1.0f, FusedNumerics{}.rope};
+    launch_staged_epilogue(fused.q, ProjectionShape{shape.lang_rows(), ModelDims::kQProjDim, ModelDims::kHidden, 1},
+                           &rotation, stream);
+  }
 
   DeviceBuffer hybrid_attention(bf16_bytes(q_elements)), hybrid_output(bf16_bytes(out_elements));
   auto judge_output = [&] {
