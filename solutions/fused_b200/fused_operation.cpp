@@ -15,31 +15,34 @@ constexpr std::size_t kAlignment = 256;
 
 std::size_t aligned(std::size_t bytes) { return (bytes + kAlignment - 1) / kAlignment * kAlignment; }
 
-std::size_t q_projection_workspace(std::int64_t rows, int sm_count) {
-  return q_projection_on_cublas(rows, current_kernel_architecture()) ? CublasProjections::workspace_bytes()
-                                                                      : q_projection_workspace_bytes(rows, sm_count);
+// Each projection's GEMM workspace: cuBLAS's where the rules send it there, else our kernels'.
+std::size_t q_projection_workspace(std::int64_t rows, int sm_count, KernelArchitecture architecture) {
+  return q_projection_on_cublas(rows, architecture) ? CublasProjections::workspace_bytes()
+                                                    : q_projection_workspace_bytes(rows, sm_count);
 }
 
-std::size_t kv_projection_workspace(std::int64_t rows, int sm_count) {
-  return kv_projection_on_cublas(rows, current_kernel_architecture()) ? CublasProjections::workspace_bytes()
-                                                                       : kv_projection_workspace_bytes(rows, sm_count);
+std::size_t kv_projection_workspace(std::int64_t rows, int sm_count, KernelArchitecture architecture) {
+  return kv_projection_on_cublas(rows, architecture) ? CublasProjections::workspace_bytes()
+                                                     : kv_projection_workspace_bytes(rows, sm_count);
 }
 
-std::size_t o_projection_workspace(std::int64_t rows, int sm_count) {
-  return o_projection_on_cublas(rows, current_kernel_architecture()) ? CublasProjections::workspace_bytes()
-                                                                      : o_projection_workspace_bytes(rows, sm_count);
+std::size_t o_projection_workspace(std::int64_t rows, int sm_count, KernelArchitecture architecture) {
+  return o_projection_on_cublas(rows, architecture) ? CublasProjections::workspace_bytes()
+                                                    : o_projection_workspace_bytes(rows, sm_count);
 }
 
+// One device query per call (carve runs inside every run()), not one per projection.
 struct WorkspaceSizes {
   std::size_t q, kv, attention, q_and_o_gemm, kv_gemm;
 
-  WorkspaceSizes(const ProblemShape& shape, int sm_count)
+  WorkspaceSizes(const ProblemShape& shape, int sm_count,
+                 KernelArchitecture architecture = current_kernel_architecture())
       : q(aligned(sizeof(bf16) * shape.lang_rows() * ModelDims::kQProjDim)),
         kv(aligned(sizeof(bf16) * shape.vision_rows() * ModelDims::kKvProjDim)),
         attention(q),
-        q_and_o_gemm(aligned(std::max(q_projection_workspace(shape.lang_rows(), sm_count),
-                                      o_projection_workspace(shape.lang_rows(), sm_count)))),
-        kv_gemm(aligned(kv_projection_workspace(shape.vision_rows(), sm_count))) {}
+        q_and_o_gemm(aligned(std::max(q_projection_workspace(shape.lang_rows(), sm_count, architecture),
+                                      o_projection_workspace(shape.lang_rows(), sm_count, architecture)))),
+        kv_gemm(aligned(kv_projection_workspace(shape.vision_rows(), sm_count, architecture))) {}
 
   std::size_t total() const { return q + 2 * kv + attention + q_and_o_gemm + kv_gemm; }
 };
