@@ -19,7 +19,9 @@
 
 namespace vlb::fused_b200::sm90 {
 
-template <int kBlockN_, int kStages_>
+// kTailBlockN_: the width at which the last KV block (the tail of Lv, the only partial one) runs: its S = Q K^T at
+// that many keys and its P V at that depth, so the keys past Lv cost nothing beyond the tail's rounding up to it.
+template <int kBlockN_, int kStages_, int kTailBlockN_ = kBlockN_>
 struct AttentionConfig {
   using Element = cutlass::bfloat16_t;
 
@@ -27,6 +29,7 @@ struct AttentionConfig {
   static constexpr int kBlockM = kAttentionBlockM;  // 4 query heads x 32 tokens
   static constexpr int kBlockN = kBlockN_;          // keys per KV tile
   static constexpr int kStages = kStages_;          // K (and V) tiles in flight
+  static constexpr int kTailBlockN = kTailBlockN_;  // keys computed of the last KV block
   static constexpr int kConsumerWarpGroups = 2;
   static constexpr int kRowsPerConsumer = kBlockM / kConsumerWarpGroups;  // 64: one wgmma M
   static constexpr int kConsumerThreads = kConsumerWarpGroups * 128;
@@ -42,6 +45,8 @@ struct AttentionConfig {
   static constexpr int kBoxesPerRow = kHeadDim / kBoxColumns;
 
   static_assert(kBlockN % 16 == 0 && kBlockN >= 16 && kBlockN <= 256, "kBlockN: a multiple of 16 up to 256 (wgmma N)");
+  static_assert(kTailBlockN % 16 == 0 && kTailBlockN >= 16 && kTailBlockN <= kBlockN,
+                "kTailBlockN: a multiple of 16 (P V's k-step) up to kBlockN");
   static_assert(kStages >= 2, "kStages: at least 2 so that a load overlaps the product");
   static_assert(kRowsPerConsumer == 64, "one 64-row wgmma per consumer warpgroup");
   static_assert(kProducerRegisters * 128 + kConsumerRegisters * kConsumerThreads <= kLaunchRegisters * kThreads,
@@ -58,6 +63,12 @@ struct AttentionConfig {
                                  cute::Shape<cute::Int<kRowsPerConsumer>, cute::Int<kHeadDim>, cute::Int<kBlockN>>,
                                  cute::GMMA::Major::K, cute::GMMA::Major::MN>(),
       cute::Layout<cute::Shape<cute::Int<kConsumerWarpGroups>, cute::_1, cute::_1>>{}));
+  // S of the last KV block at kTailBlockN keys. A wgmma accumulator's registers run column block by column block,
+  // so the tail's scores are the first registers of a full block's; its P V is the full product's first k-steps.
+  using TiledMmaQKTail = decltype(cute::make_tiled_mma(
+      cute::GMMA::ss_op_selector<Element, Element, float,
+                                 cute::Shape<cute::Int<kRowsPerConsumer>, cute::Int<kTailBlockN>, cute::Int<kHeadDim>>>(),
+      cute::Layout<cute::Shape<cute::Int<kConsumerWarpGroups>, cute::_1, cute::_1>>{}));
 
   // Every tile is [rows][head_dim] with 128-byte swizzled rows of 64 columns, stored as two column halves:
   // exactly what two TMA boxes (64 columns, all rows) write, and what wgmma reads.
@@ -71,6 +82,11 @@ struct AttentionConfig {
       SmemLayoutKV{},
       cute::make_ordered_layout(cute::Shape<cute::Int<kHeadDim>, cute::Int<kBlockN>, cute::Int<kStages>>{},
                                 cute::Step<cute::_2, cute::_1, cute::_3>{})));
+  // The first kTailBlockN keys of each K stage (TiledMmaQKTail's B operand), the same bytes; the strides are those of
+  // a full (kBlockN, kHeadDim, kStages) tile's coordinates.
+  using SmemLayoutKTail = decltype(cute::composition(
+      SmemLayoutKV{}, cute::make_layout(cute::Shape<cute::Int<kTailBlockN>, cute::Int<kHeadDim>, cute::Int<kStages>>{},
+                                        cute::Stride<cute::_1, cute::Int<kBlockN>, cute::Int<kBlockN * kHeadDim>>{})));
   using SmemLayoutO = SmemLayoutQ;
 
   static constexpr std::uint32_t kQTileBytes = kBlockM * kHeadDim * sizeof(Element);

@@ -6,7 +6,7 @@
 // back to back and runs the softmax of S_j while the P V product is on the tensor cores; (2) between the two
 // warpgroups, named barriers make them issue their GEMMs in turns, so one's softmax runs under the other's GEMMs.
 // KV blocks run from the last to the first, so the only partial block (the tail of Lv) is the first one processed,
-// the only one masked.
+// the only one masked, and the only one computed at its own width (Config::kTailBlockN keys).
 #include <cute/tensor.hpp>
 #include <cutlass/arch/barrier.h>
 #include <cutlass/numeric_conversion.h>
@@ -36,8 +36,11 @@ CUTE_HOST_DEVICE constexpr auto accumulator_as_operand_a(const Layout& acc) {
                      make_layout(get<1>(column_blocks), get<2>(acc)));
 }
 
-// Issues one warpgroup GEMM (all k-steps) and commits it; the caller waits with cute::warpgroup_wait<n>.
-template <bool kZeroAccumulator, class TiledMma, class TensorA, class TensorB, class TensorC>
+// Issues one warpgroup GEMM over its first kKSteps k-steps (all of them by default) and commits it; the caller waits
+// with cute::warpgroup_wait<n>.
+inline constexpr int kAllKSteps = -1;
+template <bool kZeroAccumulator, int kKSteps = kAllKSteps, class TiledMma, class TensorA, class TensorB,
+          class TensorC>
 CUTE_DEVICE void issue_warpgroup_gemm(TiledMma& mma, const TensorA& a, const TensorB& b, TensorC& c) {
   using namespace cute;
   // Shared-memory operands are wgmma descriptors; only a register A (P) needs its registers fenced.
@@ -47,8 +50,10 @@ CUTE_DEVICE void issue_warpgroup_gemm(TiledMma& mma, const TensorA& a, const Ten
   warpgroup_fence_operand(c);
   warpgroup_arrive();
   if constexpr (kZeroAccumulator) mma.accumulate_ = GMMA::ScaleOut::Zero;
+  constexpr int kSteps = kKSteps == kAllKSteps ? decltype(size<2>(a))::value : kKSteps;
+  static_assert(kSteps >= 1 && kSteps <= decltype(size<2>(a))::value);
   CUTE_UNROLL
-  for (int k_step = 0; k_step < size<2>(a); ++k_step) {
+  for (int k_step = 0; k_step < kSteps; ++k_step) {
     gemm(mma, a(_, _, k_step), b(_, _, k_step), c);
     mma.accumulate_ = GMMA::ScaleOut::One;
   }
@@ -65,6 +70,9 @@ struct AttentionMainloop {
   using SharedStorage = typename Config::SharedStorage;
   static constexpr int kBlockN = Config::kBlockN;
   static constexpr int kRowsPerThread = 2;  // rows r and r + 8 of the warp's 16
+  static constexpr int kKeysPerKStep = 16;   // P V's k-step (wgmma K for bf16)
+  static constexpr int kPvKSteps = kBlockN / kKeysPerKStep;
+  static constexpr int kTailPvKSteps = Config::kTailBlockN / kKeysPerKStep;
 
   // ---- producer (lane 0 of the producer warp issues every load) ----
 
@@ -207,6 +215,14 @@ struct AttentionMainloop {
     return probabilities;
   }
 
+  // P V of the tail block: the full product's first k-steps, P's registers and V's keys alike (a wgmma accumulator
+  // runs column block by column block, so the tail's P is the first registers of a full block's P).
+  template <class Probabilities, class ValueOperand, class OutputFragment>
+  CUTE_DEVICE static void issue_tail_pv(typename Config::TiledMmaPV& mma_pv, const Probabilities& probabilities,
+                                        const ValueOperand& v_stage, OutputFragment& output_fragment) {
+    issue_warpgroup_gemm<false, kTailPvKSteps>(mma_pv, probabilities, v_stage, output_fragment);
+  }
+
   // One tile: on return `output` holds O (fp32, normalized) for the thread's fragment of the tile's rows.
   template <class OutputFragment>
   CUTE_DEVICE static void consume(const AttentionParams& params, SharedStorage& storage, Pipeline& k_pipeline,
@@ -216,22 +232,32 @@ struct AttentionMainloop {
     const int warp_group = thread / 128;
     typename Config::TiledMmaQK mma_qk;
     typename Config::TiledMmaPV mma_pv;
+    typename Config::TiledMmaQKTail mma_qk_tail;
     auto thread_qk = mma_qk.get_thread_slice(thread);
     auto thread_pv = mma_pv.get_thread_slice(thread);
+    auto thread_qk_tail = mma_qk_tail.get_thread_slice(thread);
 
     Tensor smem_q = make_tensor(make_smem_ptr(storage.q.data()), typename Config::SmemLayoutQ{});
     Tensor smem_k = make_tensor(make_smem_ptr(storage.k.data()), typename Config::SmemLayoutKV{});
+    Tensor smem_k_tail = make_tensor(make_smem_ptr(storage.k.data()), typename Config::SmemLayoutKTail{});
     Tensor smem_vt = make_tensor(make_smem_ptr(storage.v.data()), typename Config::SmemLayoutVt{});
     Tensor q_operand = thread_qk.partition_fragment_A(smem_q);   // (MMA, MMA_M, MMA_K)
     Tensor k_operand = thread_qk.partition_fragment_B(smem_k);   // (MMA, MMA_N, MMA_K, stage)
     Tensor v_operand = thread_pv.partition_fragment_B(smem_vt);  // (MMA, MMA_N, MMA_K, stage)
+    Tensor q_tail_operand = thread_qk_tail.partition_fragment_A(smem_q);
+    Tensor k_tail_operand = thread_qk_tail.partition_fragment_B(smem_k_tail);
 
     Tensor score_fragment = partition_fragment_C(mma_qk, Shape<Int<Config::kBlockM>, Int<kBlockN>>{});
     Tensor scores = make_tensor(score_fragment.data(), accumulator_rows_cols(score_fragment.layout()));
-    Tensor key_coordinates_fragment =
-        thread_qk.partition_C(make_identity_tensor(Shape<Int<Config::kBlockM>, Int<kBlockN>>{}));
-    Tensor key_coordinates =
-        make_tensor(key_coordinates_fragment.data(), accumulator_rows_cols(key_coordinates_fragment.layout()));
+    // The tail's scores: the first registers of a full block's (Config::TiledMmaQKTail).
+    Tensor tail_score_fragment = make_tensor(
+        score_fragment.data(),
+        partition_fragment_C(mma_qk_tail, Shape<Int<Config::kBlockM>, Int<Config::kTailBlockN>>{}).layout());
+    Tensor tail_scores = make_tensor(tail_score_fragment.data(), accumulator_rows_cols(tail_score_fragment.layout()));
+    Tensor tail_key_coordinates_fragment =
+        thread_qk_tail.partition_C(make_identity_tensor(Shape<Int<Config::kBlockM>, Int<Config::kTailBlockN>>{}));
+    Tensor tail_key_coordinates = make_tensor(tail_key_coordinates_fragment.data(),
+                                              accumulator_rows_cols(tail_key_coordinates_fragment.layout()));
     Tensor output = make_tensor(output_fragment.data(), accumulator_rows_cols(output_fragment.layout()));
     static_assert(decltype(size<0>(scores))::value == kRowsPerThread);
 
@@ -239,27 +265,39 @@ struct AttentionMainloop {
     float output_scale[kRowsPerThread];
     clear(output_fragment);
 
-    // The last KV block first: the only partial one.
+    // The last KV block first: the only partial one, masked, and computed at Config::kTailBlockN keys. The scores'
+    // registers past the tail are never read: their P stays out of the tail's P V.
     k_pipeline.consumer_wait(k_read);
     wait_gemm_turn(warp_group);
-    issue_warpgroup_gemm<true>(mma_qk, q_operand, k_operand(_, _, _, k_read.index()), score_fragment);
+    if constexpr (Config::kTailBlockN == kBlockN) {
+      issue_warpgroup_gemm<true>(mma_qk, q_operand, k_operand(_, _, _, k_read.index()), score_fragment);
+    } else {
+      issue_warpgroup_gemm<true>(mma_qk_tail, q_tail_operand, k_tail_operand(_, _, _, k_read.index()),
+                                 tail_score_fragment);
+    }
     pass_gemm_turn(warp_group);
     warpgroup_wait<0>();
     k_pipeline.consumer_release(k_read);
     ++k_read;
     if (params.walk.kv_blocks == 1) release_query();
-    mask_columns(scores, key_coordinates, params.walk.valid_keys_in_last_block);
-    softmax.template update<true>(scores, output_scale);
+    mask_columns(tail_scores, tail_key_coordinates, params.walk.valid_keys_in_last_block);
+    softmax.template update<true>(tail_scores, output_scale);
     auto probabilities = probabilities_as_operand(score_fragment);
 
+    const int tail_block = params.walk.kv_blocks - 1;
     CUTE_NO_UNROLL
-    for (int block = params.walk.kv_blocks - 2; block >= 0; --block) {
+    for (int block = tail_block - 1; block >= 0; --block) {
       k_pipeline.consumer_wait(k_read);
       wait_gemm_turn(warp_group);
       issue_warpgroup_gemm<true>(mma_qk, q_operand, k_operand(_, _, _, k_read.index()), score_fragment);
       if (any_row_rescaled(output_scale)) scale_rows(output, output_scale);
       v_pipeline.consumer_wait(v_read);
-      issue_warpgroup_gemm<false>(mma_pv, probabilities, v_operand(_, _, _, v_read.index()), output_fragment);
+      // P V of the block after this one (the tail's on the first step).
+      if (kTailPvKSteps != kPvKSteps && block == tail_block - 1) {
+        issue_tail_pv(mma_pv, probabilities, v_operand(_, _, _, v_read.index()), output_fragment);
+      } else {
+        issue_warpgroup_gemm<false>(mma_pv, probabilities, v_operand(_, _, _, v_read.index()), output_fragment);
+      }
       pass_gemm_turn(warp_group);
       warpgroup_wait<1>();  // S of this block is ready; P V of the previous one still runs
       k_pipeline.consumer_release(k_read);
@@ -274,7 +312,11 @@ struct AttentionMainloop {
 
     if (any_row_rescaled(output_scale)) scale_rows(output, output_scale);
     v_pipeline.consumer_wait(v_read);
-    issue_warpgroup_gemm<false>(mma_pv, probabilities, v_operand(_, _, _, v_read.index()), output_fragment);
+    if (kTailPvKSteps != kPvKSteps && tail_block == 0) {
+      issue_tail_pv(mma_pv, probabilities, v_operand(_, _, _, v_read.index()), output_fragment);
+    } else {
+      issue_warpgroup_gemm<false>(mma_pv, probabilities, v_operand(_, _, _, v_read.index()), output_fragment);
+    }
     warpgroup_wait<0>();
     v_pipeline.consumer_release(v_read);
     ++v_read;

@@ -73,6 +73,18 @@ inline AttentionWalk attention_walk(const AttentionShape& shape, int block_n) {
   return walk;
 }
 
+// The widths (keys) at which the sm90 kernel can compute the last KV block, one kernel instance each: the suite's
+// tails are 8 and 16 keys (Lv 392, 784), 32 (1568) and 68-84 (196, 588, 980), 128 at Lv a multiple of 128. The
+// narrowest that holds `valid_keys` (1 .. block_n) runs; block_n itself where none is narrower.
+inline constexpr int kAttentionTailWidths[] = {16, 32, 64, 96};
+
+inline int attention_tail_width(int valid_keys, int block_n) {
+  for (const int width : kAttentionTailWidths) {
+    if (valid_keys <= width && width < block_n) return width;
+  }
+  return block_n;
+}
+
 // The tiles one CTA of the persistent grid runs, in order: tile `first`, then every `stride`-th after it (a static
 // round robin, with first = blockIdx.x and stride = gridDim.x in a kernel). Every role of a CTA (producer, consumers,
 // MMA issuer, softmax warps) walks the tiles through this one object, so they agree on which tile is the n-th:

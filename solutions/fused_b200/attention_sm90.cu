@@ -15,8 +15,12 @@ namespace {
 
 // 128 keys per block, two stages of K and V: 192 KB of shared memory with Q and the output's staging buffer. FA3
 // takes 176 for head_dim 128; 112- and 144-key blocks, which pad the suite's Lv less, measured 10-50% slower (NOTES.md,
-// v4).
-using Config = AttentionConfig<128, 2>;
+// v4). The tail of Lv runs at its own width instead (TailConfig, attention_tail_width).
+constexpr int kBlockN = 128;
+constexpr int kStages = 2;
+using Config = AttentionConfig<kBlockN, kStages>;
+template <int kTailBlockN>
+using TailConfig = AttentionConfig<kBlockN, kStages, kTailBlockN>;
 
 CUtensorMap make_tensor_map(const void* base, std::int64_t heads, std::int64_t tokens, std::int64_t batch,
                             std::uint32_t box_heads, std::uint32_t box_tokens, const char* name) {
@@ -40,17 +44,16 @@ AttentionParams make_params(const AttentionTensors& tensors, const AttentionShap
   return params;
 }
 
-}  // namespace
-
-void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count, cudaStream_t stream,
-                      LaunchOrder order) {
-  const AttentionParams params = make_params(tensors, shape);
-  auto* kernel = &attention_kernel<Config>;
-  VLB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Config::kSharedBytes));
+template <class KernelConfig>
+void launch_with(const AttentionParams& params, const AttentionShape& shape, int sm_count, cudaStream_t stream,
+                 LaunchOrder order) {
+  auto* kernel = &attention_kernel<KernelConfig>;
+  VLB_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, KernelConfig::kSharedBytes));
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(attention_grid_size(shape, sm_count)));
-  config.blockDim = dim3(Config::kThreads);
-  config.dynamicSmemBytes = Config::kSharedBytes;
+  config.blockDim = dim3(KernelConfig::kThreads);
+  config.dynamicSmemBytes = KernelConfig::kSharedBytes;
   config.stream = stream;
   cudaLaunchAttribute overlap{};
   overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
@@ -60,6 +63,20 @@ void launch_attention(const AttentionTensors& tensors, const AttentionShape& sha
     config.numAttrs = 1;
   }
   VLB_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, params));
+}
+
+}  // namespace
+
+void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count, cudaStream_t stream,
+                      LaunchOrder order) {
+  const AttentionParams params = make_params(tensors, shape);
+  switch (attention_tail_width(params.walk.valid_keys_in_last_block, kBlockN)) {
+    case 16: return launch_with<TailConfig<16>>(params, shape, sm_count, stream, order);
+    case 32: return launch_with<TailConfig<32>>(params, shape, sm_count, stream, order);
+    case 64: return launch_with<TailConfig<64>>(params, shape, sm_count, stream, order);
+    case 96: return launch_with<TailConfig<96>>(params, shape, sm_count, stream, order);
+    default: return launch_with<Config>(params, shape, sm_count, stream, order);
+  }
 }
 
 }  // namespace vlb::fused_b200::sm90

@@ -103,6 +103,8 @@ TEST_CASE("attention: tails of Lq and Lv, one KV block and many", "[fused_b200][
   const AttentionShape shapes[] = {
       {1, 1, 1},     {1, 5, 7},      {2, 33, 129},   {3, 128, 196},  {1, 31, 128},
       {2, 100, 256}, {1, 373, 588},  {2, 541, 980},  {1, 64, 1000},  {4, 256, 392},
+      // Each width the last KV block runs at (attention_tail_width): 17 keys (32), 32, 44 (64), 64, 65 (96), 97.
+      {1, 40, 145},  {2, 64, 1568},  {1, 96, 300},   {1, 50, 192},   {2, 70, 321},   {1, 33, 225},
   };
   std::uint64_t seed = 7100;
   for (const AttentionShape& shape : shapes) check_attention(shape, seed++);
