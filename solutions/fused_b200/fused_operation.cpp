@@ -57,13 +57,7 @@ std::size_t FusedWorkspace::bytes(const ProblemShape& shape, int sm_count) {
   return WorkspaceSizes(shape, sm_count).total();
 }
 
-KvSlotOrder kv_slot_order(const FusionInputs& inputs) {
-  return kv_batch_starts_with_v(inputs.k_proj_weight.data, inputs.v_proj_weight.data) ? KvSlotOrder::kVFirst
-                                                                                       : KvSlotOrder::kKFirst;
-}
-
-FusedWorkspace FusedWorkspace::carve(void* base, std::size_t bytes, const ProblemShape& shape, int sm_count,
-                                     KvSlotOrder order) {
+FusedWorkspace FusedWorkspace::carve(void* base, std::size_t bytes, const ProblemShape& shape, int sm_count) {
   const WorkspaceSizes sizes(shape, sm_count);
   if (bytes < sizes.total()) {
     throw UsageError("fused_b200: workspace of " + std::to_string(bytes) + " bytes is smaller than the " +
@@ -77,10 +71,8 @@ FusedWorkspace FusedWorkspace::carve(void* base, std::size_t bytes, const Proble
   };
   FusedWorkspace workspace;
   workspace.q = reinterpret_cast<bf16*>(take(sizes.q));
-  bf16* first_kv = reinterpret_cast<bf16*>(take(sizes.kv));
-  bf16* second_kv = reinterpret_cast<bf16*>(take(sizes.kv));
-  workspace.k = order == KvSlotOrder::kKFirst ? first_kv : second_kv;
-  workspace.v = order == KvSlotOrder::kKFirst ? second_kv : first_kv;
+  workspace.k = reinterpret_cast<bf16*>(take(sizes.kv));
+  workspace.v = reinterpret_cast<bf16*>(take(sizes.kv));
   workspace.attention = reinterpret_cast<bf16*>(take(sizes.attention));
   workspace.q_and_o_gemm = Workspace{take(sizes.q_and_o_gemm), sizes.q_and_o_gemm};
   workspace.kv_gemm = Workspace{take(sizes.kv_gemm), sizes.kv_gemm};
@@ -90,8 +82,7 @@ FusedWorkspace FusedWorkspace::carve(void* base, std::size_t bytes, const Proble
 void FusedOperation::run(const FusionArgs& args, const StageEvents* events) const {
   const ProblemShape& shape = args.shape;
   const FusionInputs& in = args.inputs;
-  const FusedWorkspace ws =
-      FusedWorkspace::carve(args.workspace, args.workspace_bytes, shape, sm_count_, kv_slot_order(in));
+  const FusedWorkspace ws = FusedWorkspace::carve(args.workspace, args.workspace_bytes, shape, sm_count_);
   cudaStream_t stream = args.stream;
   auto mark = [&](FusedStage stage) {
     if (events != nullptr) VLB_CUDA_CHECK(cudaEventRecord(events->after[static_cast<int>(stage)], stream));
