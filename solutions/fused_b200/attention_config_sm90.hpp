@@ -65,9 +65,9 @@ struct AttentionConfig {
       cute::Layout<cute::Shape<cute::Int<kConsumerWarpGroups>, cute::_1, cute::_1>>{}));
   // S of the last KV block at kTailBlockN keys. A wgmma accumulator's registers run column block by column block,
   // so the tail's scores are the first registers of a full block's; its P V is the full product's first k-steps.
+  using TailShapeQK = cute::Shape<cute::Int<kRowsPerConsumer>, cute::Int<kTailBlockN>, cute::Int<kHeadDim>>;
   using TiledMmaQKTail = decltype(cute::make_tiled_mma(
-      cute::GMMA::ss_op_selector<Element, Element, float,
-                                 cute::Shape<cute::Int<kRowsPerConsumer>, cute::Int<kTailBlockN>, cute::Int<kHeadDim>>>(),
+      cute::GMMA::ss_op_selector<Element, Element, float, TailShapeQK>(),
       cute::Layout<cute::Shape<cute::Int<kConsumerWarpGroups>, cute::_1, cute::_1>>{}));
 
   // Every tile is [rows][head_dim] with 128-byte swizzled rows of 64 columns, stored as two column halves:
