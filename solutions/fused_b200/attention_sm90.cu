@@ -3,6 +3,7 @@
 #include <cuda.h>
 
 #include <cstdint>
+#include <iterator>
 
 #include "harness/core/cuda_check.hpp"
 #include "solutions/fused_b200/attention.hpp"
@@ -70,6 +71,9 @@ void launch_with(const AttentionParams& params, const AttentionShape& shape, int
 void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count, cudaStream_t stream,
                       LaunchOrder order) {
   const AttentionParams params = make_params(tensors, shape);
+  // One case per width of kAttentionTailWidths; a width added there without its case would run at kBlockN.
+  static_assert(std::size(kAttentionTailWidths) == 4 && kAttentionTailWidths[0] == 16 &&
+                kAttentionTailWidths[1] == 32 && kAttentionTailWidths[2] == 64 && kAttentionTailWidths[3] == 96);
   switch (attention_tail_width(params.walk.valid_keys_in_last_block, kBlockN)) {
     case 16: return launch_with<TailConfig<16>>(params, shape, sm_count, stream, order);
     case 32: return launch_with<TailConfig<32>>(params, shape, sm_count, stream, order);
