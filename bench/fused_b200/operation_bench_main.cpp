@@ -120,7 +120,8 @@ WorkloadResult time_workload(int index, const Workload& workload, const FusedOpe
   const FusionArgs args = make_fusion_args(shape, inputs.view(), output.as<bf16>(), workspace.data(), workspace.bytes(), stream);
   operation.run(args);  // Q, K and V in the workspace become real for the attention-only calls
   VLB_CUDA_CHECK(cudaStreamSynchronize(stream));
-  const FusedWorkspace pieces = FusedWorkspace::carve(workspace.data(), workspace.bytes(), shape, sm_count);
+  const FusedWorkspace pieces =
+      FusedWorkspace::carve(workspace.data(), workspace.bytes(), shape, sm_count, kv_slot_order(args.inputs));
   const AttentionTensors tensors{pieces.q, pieces.k, pieces.v, pieces.attention};
   const AttentionShape attention_shape{shape.batch, shape.lang_seq, shape.vision_seq};
 

@@ -33,7 +33,7 @@ std::size_t o_projection_workspace(std::int64_t rows, int sm_count, KernelArchit
 
 // One device query per call (carve runs inside every run()), not one per projection.
 struct WorkspaceSizes {
-  std::size_t q, kv, attention, q_and_o_gemm, kv_gemm;
+  std::size_t q, kv, attention, q_and_o_gemm, kv_gemm, kv_bias_pair;
 
   WorkspaceSizes(const ProblemShape& shape, int sm_count,
                  KernelArchitecture architecture = current_kernel_architecture())
@@ -42,9 +42,10 @@ struct WorkspaceSizes {
         attention(q),
         q_and_o_gemm(aligned(std::max(q_projection_workspace(shape.lang_rows(), sm_count, architecture),
                                       o_projection_workspace(shape.lang_rows(), sm_count, architecture)))),
-        kv_gemm(aligned(kv_projection_workspace(shape.vision_rows(), sm_count, architecture))) {}
+        kv_gemm(aligned(kv_projection_workspace(shape.vision_rows(), sm_count, architecture))),
+        kv_bias_pair(aligned(sizeof(bf16) * 2 * ModelDims::kKvProjDim)) {}
 
-  std::size_t total() const { return q + 2 * kv + attention + q_and_o_gemm + kv_gemm; }
+  std::size_t total() const { return q + 2 * kv + attention + q_and_o_gemm + kv_gemm + kv_bias_pair; }
 };
 
 }  // namespace
@@ -57,7 +58,13 @@ std::size_t FusedWorkspace::bytes(const ProblemShape& shape, int sm_count) {
   return WorkspaceSizes(shape, sm_count).total();
 }
 
-FusedWorkspace FusedWorkspace::carve(void* base, std::size_t bytes, const ProblemShape& shape, int sm_count) {
+KvSlotOrder kv_slot_order(const FusionInputs& inputs) {
+  return kv_batch_starts_with_v(inputs.k_proj_weight.data, inputs.v_proj_weight.data) ? KvSlotOrder::kVFirst
+                                                                                       : KvSlotOrder::kKFirst;
+}
+
+FusedWorkspace FusedWorkspace::carve(void* base, std::size_t bytes, const ProblemShape& shape, int sm_count,
+                                     KvSlotOrder order) {
   const WorkspaceSizes sizes(shape, sm_count);
   if (bytes < sizes.total()) {
     throw UsageError("fused_b200: workspace of " + std::to_string(bytes) + " bytes is smaller than the " +
@@ -71,18 +78,22 @@ FusedWorkspace FusedWorkspace::carve(void* base, std::size_t bytes, const Proble
   };
   FusedWorkspace workspace;
   workspace.q = reinterpret_cast<bf16*>(take(sizes.q));
-  workspace.k = reinterpret_cast<bf16*>(take(sizes.kv));
-  workspace.v = reinterpret_cast<bf16*>(take(sizes.kv));
+  bf16* first_kv = reinterpret_cast<bf16*>(take(sizes.kv));
+  bf16* second_kv = reinterpret_cast<bf16*>(take(sizes.kv));
+  workspace.k = order == KvSlotOrder::kKFirst ? first_kv : second_kv;
+  workspace.v = order == KvSlotOrder::kKFirst ? second_kv : first_kv;
   workspace.attention = reinterpret_cast<bf16*>(take(sizes.attention));
   workspace.q_and_o_gemm = Workspace{take(sizes.q_and_o_gemm), sizes.q_and_o_gemm};
   workspace.kv_gemm = Workspace{take(sizes.kv_gemm), sizes.kv_gemm};
+  workspace.kv_bias_pair = reinterpret_cast<bf16*>(take(sizes.kv_bias_pair));
   return workspace;
 }
 
 void FusedOperation::run(const FusionArgs& args, const StageEvents* events) const {
   const ProblemShape& shape = args.shape;
   const FusionInputs& in = args.inputs;
-  const FusedWorkspace ws = FusedWorkspace::carve(args.workspace, args.workspace_bytes, shape, sm_count_);
+  const FusedWorkspace ws =
+      FusedWorkspace::carve(args.workspace, args.workspace_bytes, shape, sm_count_, kv_slot_order(in));
   cudaStream_t stream = args.stream;
   auto mark = [&](FusedStage stage) {
     if (events != nullptr) VLB_CUDA_CHECK(cudaEventRecord(events->after[static_cast<int>(stage)], stream));
@@ -106,8 +117,8 @@ void FusedOperation::run(const FusionArgs& args, const StageEvents* events) cons
   mark(FusedStage::kProjectQ);
   if (kv_projection_on_cublas(shape.vision_rows(), architecture)) {
     cublas_.project_kv(in.vision_hidden_states.data, shape.vision_rows(), in.k_proj_weight.data, in.k_proj_bias.data,
-                       in.v_proj_weight.data, in.v_proj_bias.data, in.vision_grid_thw.data, ws.k, ws.v, ws.kv_gemm,
-                       stream, numerics_.rope);
+                       in.v_proj_weight.data, in.v_proj_bias.data, in.vision_grid_thw.data, ws.k, ws.v,
+                       ws.kv_bias_pair, ws.kv_gemm, stream, numerics_.rope);
   } else {
     launch_kv_projection(in.vision_hidden_states.data, shape.vision_rows(), in.k_proj_weight.data,
                          in.k_proj_bias.data, in.v_proj_weight.data, in.v_proj_bias.data, in.vision_grid_thw.data,

@@ -18,8 +18,14 @@ namespace vlb::fused_b200 {
 enum class FusedStage { kProjectQ = 0, kProjectKv, kAttention, kProjectO };
 inline constexpr int kFusedStages = 4;
 
-// The workspace, carved in this order (each piece 256-byte aligned): Q, K, V, the attention output, the GEMM
-// workspace shared by the Q and O projections (they never overlap in time), the K/V projection's.
+// Which of K and V the workspace holds first: the one the batched K/V GEMM starts with (kv_batch_starts_with_v), so
+// that its output stride steps forward like its weight stride. A function of the inputs' addresses.
+enum class KvSlotOrder { kKFirst, kVFirst };
+KvSlotOrder kv_slot_order(const FusionInputs& inputs);
+
+// The workspace, carved in this order (each piece 256-byte aligned): Q, K and V (in KvSlotOrder), the attention
+// output, the GEMM workspace shared by the Q and O projections (they never overlap in time), the K/V projection's,
+// and room for the K/V biases side by side (CublasProjections::project_kv).
 struct FusedWorkspace {
   bf16* q = nullptr;          // [B*Lq, 4096], RoPE applied unless attention_rotates_q(shape)
   bf16* k = nullptr;          // [B*Lv, 1024], RoPE applied
@@ -27,10 +33,13 @@ struct FusedWorkspace {
   bf16* attention = nullptr;  // [B*Lq, 4096], the O projection's input
   Workspace q_and_o_gemm;
   Workspace kv_gemm;
+  bf16* kv_bias_pair = nullptr;  // [2, 1024]
 
   static std::size_t bytes(const ProblemShape& shape, int sm_count);
-  // Throws UsageError when `bytes` is smaller than bytes(shape, sm_count).
-  static FusedWorkspace carve(void* base, std::size_t bytes, const ProblemShape& shape, int sm_count);
+  // Throws UsageError when `bytes` is smaller than bytes(shape, sm_count). A run() on inputs leaves K and V where
+  // carve(..., kv_slot_order(those inputs)) finds them.
+  static FusedWorkspace carve(void* base, std::size_t bytes, const ProblemShape& shape, int sm_count,
+                              KvSlotOrder order);
 };
 
 // Where the solution follows the reference's bf16 rounding points. The RoPE steps in bf16 cost next to nothing and

@@ -1,9 +1,11 @@
 #include "solutions/fused_b200/projection_cublas.hpp"
 
 #include <string>
+#include <utility>
 
 #include "harness/core/errors.hpp"
 #include "harness/core/problem.hpp"
+#include "solutions/fused_b200/projection_bias_pair.hpp"
 #include "solutions/fused_b200/projection_staged_epilogue.hpp"
 
 namespace vlb::fused_b200 {
@@ -33,7 +35,34 @@ bool on_hopper_from(std::int64_t rows, std::int64_t min_rows, KernelArchitecture
   return architecture == KernelArchitecture::kSm90 && rows >= min_rows;
 }
 
+// The elements from `first` to `second`, where that is a positive multiple of 16 bytes below `limit_bytes`.
+std::optional<std::int64_t> element_stride(const bf16* first, const bf16* second, std::int64_t limit_bytes) {
+  constexpr std::int64_t kAlignmentBytes = 16;
+  const auto difference = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(second)) -
+                          static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(first));
+  if (difference <= 0 || difference % kAlignmentBytes != 0 || difference >= limit_bytes) return std::nullopt;
+  return difference / static_cast<std::int64_t>(sizeof(bf16));
+}
+
+void set_layout(cublasLtMatrixLayout_t layout, cublasLtMatrixLayoutAttribute_t attribute, const void* value,
+                std::size_t bytes) {
+  check_lt(cublasLtMatrixLayoutSetAttribute(layout, attribute, value, bytes), "cublasLtMatrixLayoutSetAttribute");
+}
+
 }  // namespace
+
+bool kv_batch_starts_with_v(const bf16* k_weight, const bf16* v_weight) {
+  return reinterpret_cast<std::uintptr_t>(v_weight) < reinterpret_cast<std::uintptr_t>(k_weight);
+}
+
+std::optional<BatchedPairStrides> batched_pair_strides(const bf16* const (&weights)[2], const bf16* const (&biases)[2],
+                                                       const bf16* const (&outs)[2]) {
+  const auto weight = element_stride(weights[0], weights[1], kMaxPairStrideBytes);
+  const auto bias = element_stride(biases[0], biases[1], kMaxBiasStrideBytes);
+  const auto out = element_stride(outs[0], outs[1], kMaxPairStrideBytes);
+  if (!weight || !bias || !out) return std::nullopt;
+  return BatchedPairStrides{*weight, *bias, *out};
+}
 
 bool q_projection_on_cublas(std::int64_t rows, KernelArchitecture architecture) {
   return on_hopper_from(rows, kCublasQProjectionMinRows, architecture);
@@ -54,8 +83,12 @@ struct CublasLinear::Plan {
   cublasLtMatrixLayout_t weight = nullptr, activations = nullptr, output = nullptr;
   cublasLtMatmulAlgo_t algorithm{};
 
-  Plan(cublasLtHandle_t handle, const PlanKey& key) {
-    const auto [rows, n, k, has_bias] = key;
+  bool available = true;  // false: cuBLASLt has no batched GEMM for this pair (single GEMMs always have one)
+
+  // `pair`: the strides of the first batched call of this shape (the heuristic sees real ones; later calls set
+  // theirs, set_pair_strides).
+  Plan(cublasLtHandle_t handle, const PlanKey& key, const BatchedPairStrides* pair) {
+    const auto [rows, n, k, has_bias, batched] = key;
     check_lt(cublasLtMatmulDescCreate(&operation, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
     const cublasOperation_t transpose = CUBLAS_OP_T;
     const cublasOperation_t keep = CUBLAS_OP_N;
@@ -73,6 +106,13 @@ struct CublasLinear::Plan {
     check_lt(cublasLtMatrixLayoutCreate(&weight, CUDA_R_16BF, k_in, n_out, k), "cublasLtMatrixLayoutCreate");
     check_lt(cublasLtMatrixLayoutCreate(&activations, CUDA_R_16BF, k_in, m, k), "cublasLtMatrixLayoutCreate");
     check_lt(cublasLtMatrixLayoutCreate(&output, CUDA_R_16BF, n_out, m, n), "cublasLtMatrixLayoutCreate");
+    if (batched) {
+      const std::int32_t count = 2;
+      for (cublasLtMatrixLayout_t layout : {weight, activations, output}) {
+        set_layout(layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count, sizeof(count));
+      }
+      set_pair_strides(*pair);  // the activations keep stride 0: both batches read them
+    }
 
     cublasLtMatmulPreference_t preference = nullptr;
     check_lt(cublasLtMatmulPreferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
@@ -87,6 +127,10 @@ struct CublasLinear::Plan {
                                             &result, &found);
     }();
     (void)cublasLtMatmulPreferenceDestroy(preference);
+    if (batched && (status != CUBLAS_STATUS_SUCCESS || found == 0)) {
+      available = false;
+      return;
+    }
     check_lt(status, "cublasLtMatmulAlgoGetHeuristic");
     if (found == 0) {
       throw SystemError("fused_b200: cuBLASLt has no GEMM for " + std::to_string(rows) + "x" + std::to_string(n) +
@@ -106,6 +150,11 @@ struct CublasLinear::Plan {
   void set(cublasLtMatmulDescAttributes_t attribute, const void* value, std::size_t bytes) const {
     check_lt(cublasLtMatmulDescSetAttribute(operation, attribute, value, bytes), "cublasLtMatmulDescSetAttribute");
   }
+  void set_pair_strides(const BatchedPairStrides& strides) const {
+    set_layout(weight, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &strides.weight, sizeof(strides.weight));
+    set_layout(output, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &strides.out, sizeof(strides.out));
+    set(CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, &strides.bias, sizeof(strides.bias));
+  }
 };
 
 CublasLinear::CublasLinear() { check_lt(cublasLtCreate(&handle_), "cublasLtCreate"); }
@@ -115,24 +164,39 @@ CublasLinear::~CublasLinear() {
   if (handle_ != nullptr) (void)cublasLtDestroy(handle_);
 }
 
-const CublasLinear::Plan& CublasLinear::plan_for(const PlanKey& key) const {
+const CublasLinear::Plan& CublasLinear::plan_for(const PlanKey& key, const BatchedPairStrides* pair) const {
   auto found = plans_.find(key);
-  if (found == plans_.end()) found = plans_.emplace(key, std::make_unique<Plan>(handle_, key)).first;
+  if (found == plans_.end()) found = plans_.emplace(key, std::make_unique<Plan>(handle_, key, pair)).first;
   return *found->second;
+}
+
+cublasStatus_t CublasLinear::matmul(const Plan& plan, const bf16* activations, const bf16* weight, const bf16* bias,
+                                    bf16* out, Workspace workspace, cudaStream_t stream) const {
+  if (bias != nullptr) plan.set(CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias));
+  const float one = 1.0f;
+  const float zero = 0.0f;
+  return cublasLtMatmul(handle_, plan.operation, &one, weight, plan.weight, activations, plan.activations, &zero, out,
+                        plan.output, out, plan.output, &plan.algorithm, workspace.data, workspace_bytes(), stream);
 }
 
 void CublasLinear::launch(const bf16* activations, std::int64_t rows, std::int64_t n, std::int64_t k,
                           const bf16* weight, const bf16* bias, bf16* out, Workspace workspace,
                           cudaStream_t stream) const {
   check_workspace(workspace, workspace_bytes());
-  const Plan& plan = plan_for(PlanKey{rows, n, k, bias != nullptr});
-  if (bias != nullptr) plan.set(CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias));
-  const float one = 1.0f;
-  const float zero = 0.0f;
-  check_lt(cublasLtMatmul(handle_, plan.operation, &one, weight, plan.weight, activations, plan.activations, &zero,
-                          out, plan.output, out, plan.output, &plan.algorithm, workspace.data, workspace_bytes(),
-                          stream),
-           "cublasLtMatmul");
+  const Plan& plan = plan_for(PlanKey{rows, n, k, bias != nullptr, false}, nullptr);
+  check_lt(matmul(plan, activations, weight, bias, out, workspace, stream), "cublasLtMatmul");
+}
+
+bool CublasLinear::launch_pair(const bf16* activations, std::int64_t rows, std::int64_t n, std::int64_t k,
+                               const bf16* weight, const bf16* bias, bf16* out, const BatchedPairStrides& strides,
+                               Workspace workspace, cudaStream_t stream) const {
+  check_workspace(workspace, workspace_bytes());
+  const Plan& plan = plan_for(PlanKey{rows, n, k, true, true}, &strides);
+  if (!plan.available) return false;
+  plan.set_pair_strides(strides);
+  // cuBLASLt checks the first call's algorithm against these strides before it enqueues anything, and one it refuses
+  // leaves the pair to two GEMMs. It does not refuse every stride it mishandles: batched_pair_strides keeps those out.
+  return matmul(plan, activations, weight, bias, out, workspace, stream) == CUBLAS_STATUS_SUCCESS;
 }
 
 void CublasProjections::project_q(const bf16* language_hidden, std::int64_t rows, const bf16* q_weight,
@@ -141,15 +205,41 @@ void CublasProjections::project_q(const bf16* language_hidden, std::int64_t rows
                  workspace, stream);
 }
 
-void CublasProjections::project_kv(const bf16* vision_hidden, std::int64_t rows, const bf16* k_weight,
-                                   const bf16* k_bias, const bf16* v_weight, const bf16* v_bias,
-                                   const std::int64_t* vision_grid_thw, bf16* k_out, bf16* v_out,
-                                   Workspace workspace, cudaStream_t stream, RopeArithmetic rope_arithmetic) const {
-  linear_.launch(vision_hidden, rows, ModelDims::kKvProjDim, ModelDims::kHidden, k_weight, k_bias, k_out, workspace,
-                 stream);
-  linear_.launch(vision_hidden, rows, ModelDims::kKvProjDim, ModelDims::kHidden, v_weight, v_bias, v_out, workspace,
-                 stream);
+KvGemms CublasProjections::project_kv(const bf16* vision_hidden, std::int64_t rows, const bf16* k_weight,
+                                      const bf16* k_bias, const bf16* v_weight, const bf16* v_bias,
+                                      const std::int64_t* vision_grid_thw, bf16* k_out, bf16* v_out, bf16* bias_pair,
+                                      Workspace workspace, cudaStream_t stream, RopeArithmetic rope_arithmetic) const {
+  // One launch fills the GPU where each GEMM alone is a thin wave (1568 rows: 52 tiles each on 132 SMs).
+  struct Batch {
+    const bf16* weight;
+    const bf16* bias;
+    bf16* out;
+  };
+  Batch first{k_weight, k_bias, k_out}, second{v_weight, v_bias, v_out};
+  if (kv_batch_starts_with_v(k_weight, v_weight)) std::swap(first, second);
+  KvGemms ran = KvGemms::kBatched;
+  auto strides = batched_pair_strides({first.weight, second.weight}, {first.bias, second.bias},
+                                      {first.out, second.out});
+  if (!strides) {
+    const bf16* const paired[2] = {bias_pair, bias_pair + ModelDims::kKvProjDim};
+    strides = batched_pair_strides({first.weight, second.weight}, paired, {first.out, second.out});
+    if (strides) {
+      launch_bias_pair(first.bias, second.bias, bias_pair, stream);
+      first.bias = bias_pair;
+      ran = KvGemms::kBatchedWithBiasPair;
+    }
+  }
+  const bool batched = strides && linear_.launch_pair(vision_hidden, rows, ModelDims::kKvProjDim, ModelDims::kHidden,
+                                                      first.weight, first.bias, first.out, *strides, workspace, stream);
+  if (!batched) {
+    linear_.launch(vision_hidden, rows, ModelDims::kKvProjDim, ModelDims::kHidden, k_weight, k_bias, k_out,
+                   workspace, stream);
+    linear_.launch(vision_hidden, rows, ModelDims::kKvProjDim, ModelDims::kHidden, v_weight, v_bias, v_out,
+                   workspace, stream);
+    ran = KvGemms::kTwoGemms;
+  }
   rotate_in_place(k_out, rows, ModelDims::kKvProjDim, RopeKind::kVision, vision_grid_thw, rope_arithmetic, stream);
+  return ran;
 }
 
 void CublasProjections::project_o(const bf16* attention, std::int64_t rows, const bf16* o_weight, bf16* output,

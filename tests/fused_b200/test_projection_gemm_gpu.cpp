@@ -5,6 +5,7 @@
 // 2-SM from 1082 rows).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -15,6 +16,7 @@
 #include "harness/check/guards.hpp"
 #include "harness/core/device_buffer.hpp"
 #include "harness/inputs/input_set.hpp"
+#include "solutions/fused_b200/projection_cublas.hpp"
 #include "solutions/fused_b200/projection_gemm.hpp"
 #include "support/gpu_test.hpp"
 #include "support_projection_reference.hpp"
@@ -211,6 +213,106 @@ TEST_CASE("K+V projection with the weights in either address order, and the same
   SECTION("one weight for both: no positive group stride, two launches") {
     const bf16* k_weight = in.on_device<bf16>(TensorId::kKProjWeight);
     run_and_check_kv(in, k_weight, TensorId::kKProjWeight, k_weight, TensorId::kKProjWeight, stream.get());
+  }
+}
+
+TEST_CASE("K and V on cuBLAS: one batched GEMM where weights and outputs are strides (the biases copied side by side "
+          "where they are not), two GEMMs where not",
+          "[fused_b200][gpu]") {
+  if (skip_without_fused_kernels("projection")) return;
+  vlb::testing::TestStream stream;
+  // 1568 vision rows, as the suite's cases 7, 8 and 11. The weights and biases are copied into one buffer each in a
+  // known order; the biases 2304 bytes apart, not back to back, so that a stride taken as bytes would be caught.
+  const StageInputs in({2, 16, 784}, 1001, stream.get());
+  const std::int64_t rows = in.shape.vision_rows();
+  const std::size_t weight_bytes = in.device.bytes(TensorId::kKProjWeight);
+  const std::size_t bias_bytes = in.device.bytes(TensorId::kKProjBias);
+  const std::size_t bias_pitch = bias_bytes + 256;
+  DeviceBuffer weights(2 * weight_bytes);
+  DeviceBuffer biases(2 * bias_pitch);
+  auto* low_weight = weights.as<bf16>();
+  auto* high_weight = reinterpret_cast<bf16*>(weights.as<std::byte>() + weight_bytes);
+  auto* k_bias = biases.as<bf16>();  // the lower and the higher bias slot
+  auto* v_bias = reinterpret_cast<bf16*>(biases.as<std::byte>() + bias_pitch);
+  const auto copy = [&](void* to, TensorId from, std::size_t bytes) {
+    VLB_CUDA_CHECK(cudaMemcpyAsync(to, in.device.data(from), bytes, cudaMemcpyDeviceToDevice, stream.get()));
+  };
+  DeviceBuffer k = poisoned_output(rows * ModelDims::kKvProjDim, stream.get());
+  DeviceBuffer v = poisoned_output(rows * ModelDims::kKvProjDim, stream.get());
+  bf16* k_out = std::min(k.as<bf16>(), v.as<bf16>());  // the outputs in address order too
+  bf16* v_out = std::max(k.as<bf16>(), v.as<bf16>());
+  DeviceBuffer workspace(CublasProjections::workspace_bytes());
+  const Workspace view{workspace.data(), workspace.bytes()};
+  DeviceBuffer bias_pair(2 * bias_bytes);
+  const bf16* vision = in.on_device<bf16>(TensorId::kVisionHiddenStates);
+  const std::int64_t* grid = in.on_device<std::int64_t>(TensorId::kVisionGridThw);
+
+  SECTION("the batched GEMM alone: K (not rotated yet) and V, each with its own bias") {
+    copy(low_weight, TensorId::kKProjWeight, weight_bytes);
+    copy(high_weight, TensorId::kVProjWeight, weight_bytes);
+    copy(k_bias, TensorId::kKProjBias, bias_bytes);
+    copy(v_bias, TensorId::kVProjBias, bias_bytes);
+    const auto strides = batched_pair_strides({low_weight, high_weight}, {k_bias, v_bias}, {k_out, v_out});
+    REQUIRE(strides.has_value());
+    CHECK(strides->bias == static_cast<std::int64_t>(bias_pitch / sizeof(bf16)));
+    const CublasLinear linear;
+    REQUIRE(linear.launch_pair(vision, rows, ModelDims::kKvProjDim, ModelDims::kHidden, low_weight, k_bias, k_out,
+                               *strides, view, stream.get()));
+    stream.synchronize();
+    ReferenceProjection unrotated_k = k_reference(in, TensorId::kKProjWeight);
+    unrotated_k.rope = ReferenceRope::kNone;
+    expect_rows_match("K", k_out, rows, unrotated_k, in.seed);
+    expect_rows_match("V", v_out, rows, v_reference(in, TensorId::kVProjWeight), in.seed + 1);
+  }
+  SECTION("project_kv: one batched GEMM in either order of K and V, the biases copied where their order disagrees, "
+          "two GEMMs where the outputs' does") {
+    // (K's weight below V's, K's bias below V's, K's output below V's).
+    const auto [k_weight_low, k_bias_low, k_out_low] = GENERATE(table<bool, bool, bool>(
+        {{true, true, true}, {false, false, false}, {false, true, false}, {true, false, true}, {true, true, false}}));
+    const bool one_order = k_weight_low == k_bias_low && k_weight_low == k_out_low;
+    const KvGemms expected = k_weight_low != k_out_low ? KvGemms::kTwoGemms
+                             : one_order               ? KvGemms::kBatched
+                                                       : KvGemms::kBatchedWithBiasPair;
+    INFO("K below V: weight " << k_weight_low << ", bias " << k_bias_low << ", output " << k_out_low);
+    bf16* k_weight = k_weight_low ? low_weight : high_weight;
+    bf16* v_weight = k_weight_low ? high_weight : low_weight;
+    const bf16* k_bias_at = k_bias_low ? k_bias : v_bias;
+    const bf16* v_bias_at = k_bias_low ? v_bias : k_bias;
+    copy(k_weight, TensorId::kKProjWeight, weight_bytes);
+    copy(v_weight, TensorId::kVProjWeight, weight_bytes);
+    copy(const_cast<bf16*>(k_bias_at), TensorId::kKProjBias, bias_bytes);
+    copy(const_cast<bf16*>(v_bias_at), TensorId::kVProjBias, bias_bytes);
+    bf16* k_at = k_out_low ? k_out : v_out;
+    bf16* v_at = k_out_low ? v_out : k_out;
+    CHECK(kv_batch_starts_with_v(k_weight, v_weight) == !k_weight_low);
+    const bool v_first = kv_batch_starts_with_v(k_weight, v_weight);
+    const auto strides = v_first ? batched_pair_strides({v_weight, k_weight}, {v_bias_at, k_bias_at}, {v_at, k_at})
+                                 : batched_pair_strides({k_weight, v_weight}, {k_bias_at, v_bias_at}, {k_at, v_at});
+    CHECK(strides.has_value() == one_order);
+    const CublasProjections projections;
+    CHECK(projections.project_kv(vision, rows, k_weight, k_bias_at, v_weight, v_bias_at, grid, k_at, v_at,
+                                 bias_pair.as<bf16>(), view, stream.get(), RopeArithmetic::kFp32) == expected);
+    stream.synchronize();
+    expect_rows_match("K", k_at, rows, k_reference(in, TensorId::kKProjWeight), in.seed);
+    expect_rows_match("V", v_at, rows, v_reference(in, TensorId::kVProjWeight), in.seed + 1);
+  }
+  SECTION("biases 2^31 bytes or more apart, which cuBLASLt 13.1's batched GEMM reads 4 GiB off: copied side by side") {
+    const std::size_t far_pitch = static_cast<std::size_t>(kMaxBiasStrideBytes) + 2304;
+    DeviceBuffer far_biases(far_pitch + bias_bytes);
+    auto* far_k_bias = far_biases.as<bf16>();
+    auto* far_v_bias = reinterpret_cast<bf16*>(far_biases.as<std::byte>() + far_pitch);
+    copy(low_weight, TensorId::kKProjWeight, weight_bytes);
+    copy(high_weight, TensorId::kVProjWeight, weight_bytes);
+    copy(far_k_bias, TensorId::kKProjBias, bias_bytes);
+    copy(far_v_bias, TensorId::kVProjBias, bias_bytes);
+    CHECK_FALSE(batched_pair_strides({low_weight, high_weight}, {far_k_bias, far_v_bias}, {k_out, v_out}).has_value());
+    const CublasProjections projections;
+    CHECK(projections.project_kv(vision, rows, low_weight, far_k_bias, high_weight, far_v_bias, grid, k_out, v_out,
+                                 bias_pair.as<bf16>(), view, stream.get(),
+                                 RopeArithmetic::kFp32) == KvGemms::kBatchedWithBiasPair);
+    stream.synchronize();
+    expect_rows_match("K", k_out, rows, k_reference(in, TensorId::kKProjWeight), in.seed);
+    expect_rows_match("V", v_out, rows, v_reference(in, TensorId::kVProjWeight), in.seed + 1);
   }
 }
 

