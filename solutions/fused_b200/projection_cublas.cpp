@@ -6,6 +6,7 @@
 #include "harness/core/errors.hpp"
 #include "harness/core/problem.hpp"
 #include "solutions/fused_b200/projection_bias_pair.hpp"
+#include "solutions/fused_b200/projection_groups.hpp"
 #include "solutions/fused_b200/projection_staged_epilogue.hpp"
 
 namespace vlb::fused_b200 {
@@ -35,15 +36,6 @@ bool on_hopper_from(std::int64_t rows, std::int64_t min_rows, KernelArchitecture
   return architecture == KernelArchitecture::kSm90 && rows >= min_rows;
 }
 
-// The elements from `first` to `second`, where that is a positive multiple of 16 bytes below `limit_bytes`.
-std::optional<std::int64_t> element_stride(const bf16* first, const bf16* second, std::int64_t limit_bytes) {
-  constexpr std::int64_t kAlignmentBytes = 16;
-  const auto difference = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(second)) -
-                          static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(first));
-  if (difference <= 0 || difference % kAlignmentBytes != 0 || difference >= limit_bytes) return std::nullopt;
-  return difference / static_cast<std::int64_t>(sizeof(bf16));
-}
-
 void set_layout(cublasLtMatrixLayout_t layout, cublasLtMatrixLayoutAttribute_t attribute, const void* value,
                 std::size_t bytes) {
   check_lt(cublasLtMatrixLayoutSetAttribute(layout, attribute, value, bytes), "cublasLtMatrixLayoutSetAttribute");
@@ -57,9 +49,9 @@ bool kv_batch_starts_with_v(const bf16* k_weight, const bf16* v_weight) {
 
 std::optional<BatchedPairStrides> batched_pair_strides(const bf16* const (&weights)[2], const bf16* const (&biases)[2],
                                                        const bf16* const (&outs)[2]) {
-  const auto weight = element_stride(weights[0], weights[1], kMaxPairStrideBytes);
-  const auto bias = element_stride(biases[0], biases[1], kMaxBiasStrideBytes);
-  const auto out = element_stride(outs[0], outs[1], kMaxPairStrideBytes);
+  const auto weight = forward_stride(weights[0], weights[1], kMaxPairStrideBytes);
+  const auto bias = forward_stride(biases[0], biases[1], kMaxBiasStrideBytes);
+  const auto out = forward_stride(outs[0], outs[1], kMaxPairStrideBytes);
   if (!weight || !bias || !out) return std::nullopt;
   return BatchedPairStrides{*weight, *bias, *out};
 }

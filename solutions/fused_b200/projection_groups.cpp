@@ -1,15 +1,17 @@
 #include "solutions/fused_b200/projection_groups.hpp"
 
+#include <cstdint>
 #include <utility>
 
 namespace vlb::fused_b200 {
-namespace {
 
-// A TMA descriptor takes strides that are multiples of 16 bytes below 2^40 bytes.
-constexpr std::int64_t kMaxTmaStrideBytes = std::int64_t{1} << 40;
-constexpr std::int64_t kElementBytes = 2;  // bf16
-
-}  // namespace
+std::optional<std::int64_t> forward_stride(const void* first, const void* second, std::int64_t limit_bytes) {
+  constexpr std::int64_t kAlignmentBytes = 16;
+  const auto difference = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(second)) -
+                          static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(first));
+  if (difference <= 0 || difference % kAlignmentBytes != 0 || difference >= limit_bytes) return std::nullopt;
+  return difference / static_cast<std::int64_t>(sizeof(bf16));
+}
 
 GroupedWeights group_weights(const ProjectionLaunch& launch) {
   GroupedWeights grouped;
@@ -17,13 +19,13 @@ GroupedWeights group_weights(const ProjectionLaunch& launch) {
     grouped.group_stride = launch.shape.out_features * launch.shape.in_features;  // never stepped: L = 1
     return grouped;
   }
-  auto first = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(launch.outputs[0].weight));
-  auto second = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(launch.outputs[1].weight));
-  grouped.swapped = second < first;
+  const void* first = launch.outputs[0].weight;
+  const void* second = launch.outputs[1].weight;
+  grouped.swapped = reinterpret_cast<std::uintptr_t>(second) < reinterpret_cast<std::uintptr_t>(first);
   if (grouped.swapped) std::swap(first, second);
-  const std::int64_t difference_bytes = second - first;
-  grouped.one_launch = difference_bytes > 0 && difference_bytes % 16 == 0 && difference_bytes < kMaxTmaStrideBytes;
-  grouped.group_stride = difference_bytes / kElementBytes;
+  const std::optional<std::int64_t> stride = forward_stride(first, second, kMaxTmaStrideBytes);
+  grouped.one_launch = stride.has_value();
+  grouped.group_stride = stride.value_or(0);
   return grouped;
 }
 
