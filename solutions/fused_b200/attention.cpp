@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "harness/core/cuda_check.hpp"
 #include "harness/core/errors.hpp"
 #include "solutions/fused_b200/attention_kernels.hpp"
 #include "solutions/fused_b200/kernel_architecture.hpp"
@@ -26,16 +27,43 @@ void check_attention_shape(const AttentionShape& shape) {
   }
 }
 
+std::size_t attention_split_workspace_bytes(const AttentionShape& shape, int sm_count,
+                                            KernelArchitecture architecture) {
+#if defined(VLBENCH_HAS_SM90)
+  if (architecture == KernelArchitecture::kSm90) return sm90::attention_split_workspace_bytes(shape, sm_count);
+#endif
+  (void)shape, (void)sm_count, (void)architecture;
+  return 0;  // the sm100 kernel does not split its last wave (BLACKWELL.md)
+}
+
+void clear_attention_split(const AttentionSplitWorkspace& workspace, const AttentionShape& shape, int sm_count,
+                           cudaStream_t stream) {
+  if (workspace.base == nullptr) return;  // a workspace is carved only where the current kernel splits
+#if defined(VLBENCH_HAS_SM90)
+  const std::size_t flag_bytes = sm90::attention_split_flag_bytes(shape, sm_count);
+  if (flag_bytes > 0) VLB_CUDA_CHECK(cudaMemsetAsync(workspace.base, 0, flag_bytes, stream));
+#else
+  (void)shape, (void)sm_count, (void)stream;
+#endif
+}
+
 void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count, cudaStream_t stream,
-                      LaunchOrder order) {
+                      LaunchOrder order, const AttentionSplitWorkspace& split) {
   check_attention_shape(shape);
   if (!aligned_16(tensors.q) || !aligned_16(tensors.k) || !aligned_16(tensors.v) || !aligned_16(tensors.out)) {
     throw UsageError("fused_b200 attention: Q, K, V and the output must be 16-byte aligned (TMA)");
   }
+  if (split.base != nullptr) {
+    const std::size_t needed = attention_split_workspace_bytes(shape, sm_count);
+    if (split.bytes < needed || reinterpret_cast<std::uintptr_t>(split.base) % 256 != 0) {
+      throw UsageError("fused_b200 attention: the split workspace must be 256-byte aligned and hold " +
+                       std::to_string(needed) + " bytes (it holds " + std::to_string(split.bytes) + ")");
+    }
+  }
   (void)order;  // Hopper only: sm100 launches LaunchOrder::kAfterPrevious
   switch (current_kernel_architecture()) {
 #if defined(VLBENCH_HAS_SM90)
-    case KernelArchitecture::kSm90: sm90::launch_attention(tensors, shape, sm_count, stream, order); return;
+    case KernelArchitecture::kSm90: sm90::launch_attention(tensors, shape, sm_count, stream, order, split); return;
 #endif
 #if defined(VLBENCH_HAS_SM100)
     case KernelArchitecture::kSm100:

@@ -11,10 +11,12 @@
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "solutions/fused_b200/attention_schedule.hpp"
 #include "solutions/fused_b200/epilogue_math.hpp"
+#include "solutions/fused_b200/kernel_architecture.hpp"
 #include "solutions/fused_b200/launch_order.hpp"
 
 namespace vlb::fused_b200 {
@@ -35,12 +37,30 @@ struct AttentionTensors {
   AttentionQueryRope q_rope;
 };
 
-// Throws UsageError for an empty or oversized shape or misaligned pointers, or for q_rope on Blackwell (its kernel
-// takes Q rotated: BLACKWELL.md), SystemError where no kernel was built for the device. Enqueues one launch on
-// `stream`; needs no workspace. The kernel reads Q, K and V only after the previous kernel on the stream has
-// finished, whatever `order` (launch_order.hpp).
+// Room for the last wave split across the KV range (AttentionSplit, attention_schedule.hpp; Hopper): the pieces'
+// partial results and one flag per CTA and warpgroup. Without it (base nullptr) the launch splits nothing.
+struct AttentionSplitWorkspace {
+  void* base = nullptr;  // 256-byte aligned
+  std::size_t bytes = 0;
+};
+
+// The bytes the split needs at this shape on `architecture`'s kernel: 0 where it would not split (the last wave too
+// full to gain kMinSplitSavedBlocks, or not Hopper).
+std::size_t attention_split_workspace_bytes(const AttentionShape& shape, int sm_count,
+                                            KernelArchitecture architecture = current_kernel_architecture());
+
+// Zeroes the split's flags (a memset of at most a few KB; nothing where the shape does not split). The flags must be
+// zero when the kernel starts and the workspace's bytes are anyone's before (the judge scrambles them each call):
+// enqueue this on the stream before launch_attention, with nothing between the two that uses the same workspace.
+void clear_attention_split(const AttentionSplitWorkspace& workspace, const AttentionShape& shape, int sm_count,
+                           cudaStream_t stream);
+
+// Throws UsageError for an empty or oversized shape, misaligned pointers or a split workspace smaller than
+// attention_split_workspace_bytes, or for q_rope on Blackwell (its kernel takes Q rotated: BLACKWELL.md), SystemError
+// where no kernel was built for the device. Enqueues one launch on `stream`. The kernel reads Q, K and V only after
+// the previous kernel on the stream has finished, whatever `order` (launch_order.hpp).
 void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count, cudaStream_t stream,
-                      LaunchOrder order = LaunchOrder::kAfterPrevious);
+                      LaunchOrder order = LaunchOrder::kAfterPrevious, const AttentionSplitWorkspace& split = {});
 
 // Checks that a shape is one the kernels take (every dimension >= 1, TMA coordinates fit in 32 bits).
 void check_attention_shape(const AttentionShape& shape);

@@ -39,6 +39,8 @@ struct AttentionConfig {
   // the producer must give up: a larger total makes setmaxnreg.inc wait forever.
   static constexpr int kLaunchRegisters = 64 * 1024 / kThreads / 8 * 8;  // 168
   static constexpr int kProducerRegisters = 32;
+  // The split last wave's walk (AttentionSplit) spilled in 32: the producer takes the 8 more that the budget allows.
+  static constexpr int kSplitProducerRegisters = 40;
   static constexpr int kConsumerRegisters = 232;
   // A 128-byte-swizzled TMA box is 64 bf16 wide: a head (128 columns) is two boxes.
   static constexpr int kBoxColumns = 64;
@@ -49,8 +51,9 @@ struct AttentionConfig {
                 "kTailBlockN: a multiple of 16 (P V's k-step) up to kBlockN");
   static_assert(kStages >= 2, "kStages: at least 2 so that a load overlaps the product");
   static_assert(kRowsPerConsumer == 64, "one 64-row wgmma per consumer warpgroup");
-  static_assert(kProducerRegisters * 128 + kConsumerRegisters * kConsumerThreads <= kLaunchRegisters * kThreads,
+  static_assert(kSplitProducerRegisters * 128 + kConsumerRegisters * kConsumerThreads <= kLaunchRegisters * kThreads,
                 "the register split needs more registers than the CTA is launched with");
+  static_assert(kProducerRegisters <= kSplitProducerRegisters);
 
   // S = Q K^T: both operands from shared memory, K-major.
   using TiledMmaQK = decltype(cute::make_tiled_mma(
@@ -121,6 +124,9 @@ struct AttentionParams {
   const std::int64_t* q_positions = nullptr;
   std::int64_t lang_seq = 0;
   RopeArithmetic q_rope_arithmetic = RopeArithmetic::kFp32;
+  // The split last wave's partials and flags (attention_split_sm90.hpp), where walk.split is active.
+  float* split_partials = nullptr;
+  unsigned* split_flags = nullptr;
 };
 
 // Named barriers (ids after CUTLASS's reserved ones).
@@ -129,6 +135,7 @@ enum class AttentionBarrier : std::uint32_t {
   kMmaWarpGroup0 = 1,    // kMmaWarpGroup0 + w: warpgroup w may issue its GEMMs (the two take turns)
   kEpilogue0 = 3,        // kEpilogue0 + w: warpgroup w's output staging
   kQueryRotated = 5,     // both warpgroups have rotated the tile's Q in shared memory
+  kSplit0 = 6,           // kSplit0 + w: warpgroup w's partial written, or its peers' partials published to it
 };
 
 CUTE_DEVICE void named_barrier_sync(int threads, AttentionBarrier barrier, int offset = 0) {

@@ -1,8 +1,8 @@
 #pragma once
 // The sm90a attention kernel (included by attention_sm90.cu): a persistent, warp-specialized CTA made of the
-// mainloop (attention_mainloop_sm90.hpp), the epilogue (attention_epilogue_sm90.hpp) and the static round-robin tile
-// scheduler (attention_schedule.hpp). Warpgroup 0 is the producer (its first warp issues TMA), warpgroups 1 and 2
-// consume; both sides walk the same tile sequence.
+// mainloop (attention_mainloop_sm90.hpp), the epilogue (attention_epilogue_sm90.hpp), the split last wave's partials
+// (attention_split_sm90.hpp) and the tile scheduler (attention_schedule.hpp). Warpgroup 0 is the producer (its first
+// warp issues TMA), warpgroups 1 and 2 consume; both sides walk the same steps.
 #include <cute/tensor.hpp>
 #include <cutlass/arch/barrier.h>
 #include <cutlass/arch/reg_reconfig.h>
@@ -11,14 +11,19 @@
 #include "solutions/fused_b200/attention_config_sm90.hpp"
 #include "solutions/fused_b200/attention_epilogue_sm90.hpp"
 #include "solutions/fused_b200/attention_mainloop_sm90.hpp"
+#include "solutions/fused_b200/attention_split_sm90.hpp"
 
 namespace vlb::fused_b200::sm90 {
 
-template <class Config>
+// kSplitLastWave: whether params.walk splits its last wave (AttentionSplit). A launch without the split runs an
+// instance without the split's code paths (the pieces that start past the tail block, the partials' stores and merge),
+// so that the kernel most workloads run is the one without them.
+template <class Config, bool kSplitLastWave>
 __global__ void __launch_bounds__(Config::kThreads, 1)
     attention_kernel(const __grid_constant__ AttentionParams params) {
   using Mainloop = AttentionMainloop<Config>;
   using Epilogue = AttentionEpilogue<Config>;
+  using Split = AttentionSplitPartials<Config>;
   using Pipeline = typename Config::Pipeline;
   using SharedStorage = typename Config::SharedStorage;
 
@@ -53,8 +58,10 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
   cudaTriggerProgrammaticLaunchCompletion();
 
   if (warp_group == 0) {
-    cutlass::arch::warpgroup_reg_dealloc<Config::kProducerRegisters>();
-    if (producer_warp) Mainloop::produce(params, storage, k_pipeline, v_pipeline);
+    constexpr int kProducerRegisters =
+        kSplitLastWave ? Config::kSplitProducerRegisters : Config::kProducerRegisters;
+    cutlass::arch::warpgroup_reg_dealloc<kProducerRegisters>();
+    if (producer_warp) Mainloop::template produce<kSplitLastWave>(params, storage, k_pipeline, v_pipeline);
   } else {
     cutlass::arch::warpgroup_reg_alloc<Config::kConsumerRegisters>();
     const int thread = static_cast<int>(threadIdx.x) - 128;
@@ -64,10 +71,23 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
     auto output_fragment =
         cute::partition_fragment_C(mma_pv, cute::Shape<cute::Int<Config::kBlockM>, cute::Int<Config::kHeadDim>>{});
     Mainloop::start_consumers(thread / 128);
-    for (const AttentionStep step : AttentionTileScheduler(params.walk, blockIdx.x, gridDim.x)) {
+    for (const AttentionStep step : AttentionTileScheduler<kSplitLastWave>(params.walk, blockIdx.x, gridDim.x)) {
       storage.q_full.wait(step.iteration & 1);
       if (params.q_positions != nullptr) Mainloop::rotate_query(params, storage, step.tile, thread);
-      Mainloop::consume(params, storage, k_pipeline, v_pipeline, k_read, v_read, thread, output_fragment);
+      typename Mainloop::Softmax softmax;
+      if constexpr (kSplitLastWave) {
+        Mainloop::consume(params, storage, k_pipeline, v_pipeline, k_read, v_read, thread, step, softmax,
+                          output_fragment);
+        if (step.writes_partial) {  // another CTA merges, normalizes and stores this tile
+          Split::write(params, thread, softmax, output_fragment);
+          continue;
+        }
+        if (step.merge_until >= 0) Split::merge(params, step, thread, softmax, output_fragment);
+      } else {  // every step is a whole tile, from the tail block
+        Mainloop::template consume_blocks<true>(params, storage, k_pipeline, v_pipeline, k_read, v_read, thread,
+                                                step, softmax, output_fragment);
+      }
+      Mainloop::normalize(softmax, output_fragment);
       Epilogue::store(params, storage, step.tile, thread, output_fragment);
     }
     Epilogue::drain(thread);

@@ -6,7 +6,9 @@
 // back to back and runs the softmax of S_j while the P V product is on the tensor cores; (2) between the two
 // warpgroups, named barriers make them issue their GEMMs in turns, so one's softmax runs under the other's GEMMs.
 // KV blocks run from the last to the first, so the only partial block (the tail of Lv) is the first one processed,
-// the only one masked, and the only one computed at its own width (Config::kTailBlockN keys).
+// the only one masked, and the only one computed at its own width (Config::kTailBlockN keys). A step of the split
+// last wave (AttentionSplit) runs only its blocks [kv_begin, kv_end): without the tail block where kv_end falls
+// short of it, and leaves O unnormalized with its softmax state for the split's merge (attention_split_sm90.hpp).
 #include <cute/tensor.hpp>
 #include <cutlass/arch/barrier.h>
 #include <cutlass/numeric_conversion.h>
@@ -73,6 +75,7 @@ struct AttentionMainloop {
   static constexpr int kKeysPerKStep = 16;   // P V's k-step (wgmma K for bf16)
   static constexpr int kPvKSteps = kBlockN / kKeysPerKStep;
   static constexpr int kTailPvKSteps = Config::kTailBlockN / kKeysPerKStep;
+  using Softmax = OnlineSoftmax<kRowsPerThread, 4>;  // a row of the fragment is spread over a quad of lanes
 
   // ---- producer (lane 0 of the producer warp issues every load) ----
 
@@ -91,15 +94,16 @@ struct AttentionMainloop {
     ++state;
   }
 
-  // Q once per tile (after the consumers released the previous one), then K and V from the last block to the first,
-  // each V one step behind its K so that the first S = Q K^T can start before any V arrives.
+  // Q once per step (after the consumers released the previous one), then K and V from the step's last block to its
+  // first, each V one step behind its K so that the first S = Q K^T can start before any V arrives.
+  template <bool kSplitLastWave>
   CUTE_DEVICE static void produce(const AttentionParams& params, SharedStorage& storage, Pipeline& k_pipeline,
                                   Pipeline& v_pipeline) {
     PipelineState k_write = cutlass::make_producer_start_state<Pipeline>();
     PipelineState v_write = cutlass::make_producer_start_state<Pipeline>();
     const bool issuing_thread = threadIdx.x == 0;  // the pipelines' leader (it arms their barriers)
     const int lane = static_cast<int>(threadIdx.x);
-    for (const AttentionStep step : AttentionTileScheduler(params.walk, blockIdx.x, gridDim.x)) {
+    for (const AttentionStep step : AttentionTileScheduler<kSplitLastWave>(params.walk, blockIdx.x, gridDim.x)) {
       const AttentionTile& tile = step.tile;
       // With Q's RoPE in the kernel, each lane reads one token's position while the consumers still use the last Q,
       // and stages it beside Q once they release it; Q's barrier then publishes both.
@@ -116,13 +120,13 @@ struct AttentionMainloop {
         load_tile(params.q, reinterpret_cast<std::uint64_t*>(&storage.q_full), storage.q.data(), Config::kBlockM,
                   tile.kv_head * kQueryHeadsPerKvHead, tile.token_block * kTokensPerTile, tile.batch,
                   cute::TMA::CacheHintSm90::EVICT_FIRST);
-        const int last = params.walk.kv_blocks - 1;
+        const int last = step.kv_end - 1;
         load_kv_block(params.k, k_pipeline, k_write, storage.k.data(), last, tile);
-        for (int block = last; block > 0; --block) {
+        for (int block = last; block > step.kv_begin; --block) {
           load_kv_block(params.k, k_pipeline, k_write, storage.k.data(), block - 1, tile);
           load_kv_block(params.v, v_pipeline, v_write, storage.v.data(), block, tile);
         }
-        load_kv_block(params.v, v_pipeline, v_write, storage.v.data(), 0, tile);
+        load_kv_block(params.v, v_pipeline, v_write, storage.v.data(), step.kv_begin, tile);
       }
       __syncwarp();
     }
@@ -223,11 +227,28 @@ struct AttentionMainloop {
     issue_warpgroup_gemm<false, kTailPvKSteps>(mma_pv, probabilities, v_stage, output_fragment);
   }
 
-  // One tile: on return `output` holds O (fp32, normalized) for the thread's fragment of the tile's rows.
+  // One step's KV blocks: on return `output_fragment` holds O (fp32, not yet normalized: normalize()) for the
+  // thread's fragment of the tile's rows, and `softmax` the rows' running max and sum over those blocks. A step that
+  // starts at the tail block and one that does not (a later piece of a split tile) run separate copies of the loop:
+  // with the choice made at run time inside one copy, ptxas serialized the wgmmas for want of registers.
   template <class OutputFragment>
   CUTE_DEVICE static void consume(const AttentionParams& params, SharedStorage& storage, Pipeline& k_pipeline,
                                   Pipeline& v_pipeline, PipelineState& k_read, PipelineState& v_read, int thread,
-                                  OutputFragment& output_fragment) {
+                                  const AttentionStep& step, Softmax& softmax, OutputFragment& output_fragment) {
+    if (step.kv_end == params.walk.kv_blocks) {
+      consume_blocks<true>(params, storage, k_pipeline, v_pipeline, k_read, v_read, thread, step, softmax,
+                           output_fragment);
+    } else {
+      consume_blocks<false>(params, storage, k_pipeline, v_pipeline, k_read, v_read, thread, step, softmax,
+                            output_fragment);
+    }
+  }
+
+  template <bool kStartsAtTail, class OutputFragment>
+  CUTE_DEVICE static void consume_blocks(const AttentionParams& params, SharedStorage& storage, Pipeline& k_pipeline,
+                                         Pipeline& v_pipeline, PipelineState& k_read, PipelineState& v_read,
+                                         int thread, const AttentionStep& step, Softmax& softmax,
+                                         OutputFragment& output_fragment) {
     using namespace cute;
     const int warp_group = thread / 128;
     typename Config::TiledMmaQK mma_qk;
@@ -261,15 +282,15 @@ struct AttentionMainloop {
     Tensor output = make_tensor(output_fragment.data(), accumulator_rows_cols(output_fragment.layout()));
     static_assert(decltype(size<0>(scores))::value == kRowsPerThread);
 
-    OnlineSoftmax<kRowsPerThread, 4> softmax;
     float output_scale[kRowsPerThread];
     clear(output_fragment);
 
-    // The last KV block first: the only partial one, masked, and computed at Config::kTailBlockN keys. The scores'
-    // registers past the tail are never read: their P stays out of the tail's P V.
+    // The step's last KV block first. The tail of Lv (the only partial block) is masked and computed at
+    // Config::kTailBlockN keys: the scores' registers past it are never read, so their P stays out of the tail's P V.
+    const int first_block = step.kv_end - 1;
     k_pipeline.consumer_wait(k_read);
     wait_gemm_turn(warp_group);
-    if constexpr (Config::kTailBlockN == kBlockN) {
+    if constexpr (Config::kTailBlockN == kBlockN || !kStartsAtTail) {
       issue_warpgroup_gemm<true>(mma_qk, q_operand, k_operand(_, _, _, k_read.index()), score_fragment);
     } else {
       issue_warpgroup_gemm<true>(mma_qk_tail, q_tail_operand, k_tail_operand(_, _, _, k_read.index()),
@@ -279,21 +300,26 @@ struct AttentionMainloop {
     warpgroup_wait<0>();
     k_pipeline.consumer_release(k_read);
     ++k_read;
-    if (params.walk.kv_blocks == 1) release_query();
-    mask_columns(tail_scores, tail_key_coordinates, params.walk.valid_keys_in_last_block);
-    softmax.template update<true>(tail_scores, output_scale);
+    if (first_block == step.kv_begin) release_query();
+    if constexpr (kStartsAtTail) {
+      mask_columns(tail_scores, tail_key_coordinates, params.walk.valid_keys_in_last_block);
+      softmax.template update<true>(tail_scores, output_scale);
+    } else {
+      softmax.template update<true>(scores, output_scale);
+    }
     auto probabilities = probabilities_as_operand(score_fragment);
+    // Whether the first P is the tail's, whose P V runs at the tail's depth.
+    constexpr bool kTailInFlight = kTailPvKSteps != kPvKSteps && kStartsAtTail;
 
-    const int tail_block = params.walk.kv_blocks - 1;
     CUTE_NO_UNROLL
-    for (int block = tail_block - 1; block >= 0; --block) {
+    for (int block = first_block - 1; block >= step.kv_begin; --block) {
       k_pipeline.consumer_wait(k_read);
       wait_gemm_turn(warp_group);
       issue_warpgroup_gemm<true>(mma_qk, q_operand, k_operand(_, _, _, k_read.index()), score_fragment);
       if (any_row_rescaled(output_scale)) scale_rows(output, output_scale);
       v_pipeline.consumer_wait(v_read);
       // P V of the block after this one (the tail's on the first step).
-      if (kTailPvKSteps != kPvKSteps && block == tail_block - 1) {
+      if (kTailInFlight && block == first_block - 1) {
         issue_tail_pv(mma_pv, probabilities, v_operand(_, _, _, v_read.index()), output_fragment);
       } else {
         issue_warpgroup_gemm<false>(mma_pv, probabilities, v_operand(_, _, _, v_read.index()), output_fragment);
@@ -302,7 +328,7 @@ struct AttentionMainloop {
       warpgroup_wait<1>();  // S of this block is ready; P V of the previous one still runs
       k_pipeline.consumer_release(k_read);
       ++k_read;
-      if (block == 0) release_query();
+      if (block == step.kv_begin) release_query();
       softmax.template update<false>(scores, output_scale);
       warpgroup_wait<0>();  // P V done: its registers (P) and its V stage can be reused
       v_pipeline.consumer_release(v_read);
@@ -312,7 +338,7 @@ struct AttentionMainloop {
 
     if (any_row_rescaled(output_scale)) scale_rows(output, output_scale);
     v_pipeline.consumer_wait(v_read);
-    if (kTailPvKSteps != kPvKSteps && tail_block == 0) {
+    if (kTailInFlight && first_block == step.kv_begin) {
       issue_tail_pv(mma_pv, probabilities, v_operand(_, _, _, v_read.index()), output_fragment);
     } else {
       issue_warpgroup_gemm<false>(mma_pv, probabilities, v_operand(_, _, _, v_read.index()), output_fragment);
@@ -320,7 +346,12 @@ struct AttentionMainloop {
     warpgroup_wait<0>();
     v_pipeline.consumer_release(v_read);
     ++v_read;
+  }
 
+  // O divided by each row's softmax sum, once the step's (and any merged) blocks are in.
+  template <class OutputFragment>
+  CUTE_DEVICE static void normalize(const Softmax& softmax, OutputFragment& output_fragment) {
+    cute::Tensor output = cute::make_tensor(output_fragment.data(), accumulator_rows_cols(output_fragment.layout()));
     float inverse_sum[kRowsPerThread];
     softmax.inverse_sums(inverse_sum);
     scale_rows(output, inverse_sum);

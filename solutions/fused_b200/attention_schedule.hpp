@@ -7,6 +7,7 @@
 // r is (token r / 4, head r % 4). Every K/V tile is then loaded once for 4 heads, and short Lq still fills the
 // 128-row tiles.
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 
 #include "solutions/fused_b200/epilogue_math.hpp"
@@ -54,13 +55,39 @@ VLB_FUSED_HD AttentionTile attention_tile(std::int64_t index, int token_blocks) 
   return tile;
 }
 
+// The last wave split across the KV range (stream-K for the tail): where the tiles do not divide evenly among the
+// CTAs, the full rounds run whole tiles as before and the `tiles - first_tile` tiles left over are cut into their KV
+// blocks ("units", tile after tile, each tile's from the last block to the first) and every CTA takes an equal,
+// contiguous range of units. A tile cut between CTAs is computed in pieces: each piece after its first writes its
+// unnormalized O and softmax state to its CTA's slot, and the CTA whose range holds the tile's first unit (the last
+// KV block, the masked one) merges them into its own before it normalizes and stores the tile. Only a CTA's first
+// piece can start inside a tile, so a CTA fills at most one slot; only its last piece can merge, so a CTA waits only
+// after it has written what others wait for, and on CTAs that do not wait before writing: no cycle.
+struct AttentionSplit {
+  std::int64_t first_tile = 0;  // tiles [first_tile, tiles) are split; first_tile == tiles: none is
+  int units = 0;                // their KV blocks: (tiles - first_tile) * kv_blocks, below 2^31 (32-bit unit math)
+  int ctas = 0;                 // the CTAs sharing them: the grid
+
+  VLB_FUSED_HD bool active() const { return units > 0; }
+  // CTA `cta`'s units are [segment_begin(cta), segment_begin(cta + 1)).
+  VLB_FUSED_HD int segment_begin(int cta) const {
+    return static_cast<int>(static_cast<std::int64_t>(units) * cta / ctas);
+  }
+  // The CTA whose units hold `unit`.
+  VLB_FUSED_HD int owner(int unit) const {
+    return static_cast<int>(((static_cast<std::int64_t>(unit) + 1) * ctas - 1) / units);
+  }
+};
+
 // What a launch's tile walk needs (both architectures' kernel parameters carry it): the tiles, the token blocks per
-// (batch, kv head), the KV blocks of block_n keys and how many keys the last of them holds (1 .. block_n).
+// (batch, kv head), the KV blocks of block_n keys and how many keys the last of them holds (1 .. block_n), and the
+// split of the last wave (none unless the launcher plans one: attention_split_plan).
 struct AttentionWalk {
   std::int64_t tiles = 0;
   int token_blocks = 0;
   int kv_blocks = 0;
   int valid_keys_in_last_block = 0;
+  AttentionSplit split;
 };
 
 inline AttentionWalk attention_walk(const AttentionShape& shape, int block_n) {
@@ -70,7 +97,32 @@ inline AttentionWalk attention_walk(const AttentionShape& shape, int block_n) {
   walk.kv_blocks = attention_kv_blocks(shape.vision_seq, block_n);
   walk.valid_keys_in_last_block =
       static_cast<int>(shape.vision_seq - static_cast<std::int64_t>(walk.kv_blocks - 1) * block_n);
+  walk.split.first_tile = walk.tiles;
   return walk;
+}
+
+// The split pays where it shortens the last round by this many KV blocks or more. A block is ~2 us of a CTA's time
+// at 128 keys; against that, every piece after a tile's first costs 64 KB written and read back by the one CTA that
+// merges them (a few us at one SM's share of L2 bandwidth), and the flags' memset a launch. Measured (NOTES.md,
+// v16): workloads 5 and 10 (11 and 47 blocks saved) gained, workloads 1, 4, 6 and 12 (3 to 7 saved, with up to 7
+// pieces a tile) lost.
+inline constexpr int kMinSplitSavedBlocks = 8;
+
+// The split of `walk`'s last wave over `ctas` CTAs where it saves kMinSplitSavedBlocks or more, else none.
+inline AttentionSplit attention_split_plan(const AttentionWalk& walk, int ctas) {
+  AttentionSplit none;
+  none.first_tile = walk.tiles;
+  if (ctas < 2) return none;
+  const std::int64_t left_over = walk.tiles % ctas;
+  if (left_over == 0) return none;
+  const std::int64_t units = left_over * walk.kv_blocks;
+  const std::int64_t longest_segment = (units + ctas - 1) / ctas;
+  if (walk.kv_blocks - longest_segment < kMinSplitSavedBlocks || units > INT32_MAX) return none;
+  AttentionSplit split;
+  split.first_tile = walk.tiles - left_over;
+  split.units = static_cast<int>(units);
+  split.ctas = ctas;
+  return split;
 }
 
 // The widths (keys) at which the sm90 kernel can compute the last KV block, one kernel instance each: the suite's
@@ -85,50 +137,120 @@ inline int attention_tail_width(int valid_keys, int block_n) {
   return block_n;
 }
 
-// The tiles one CTA of the persistent grid runs, in order: tile `first`, then every `stride`-th after it (a static
-// round robin, with first = blockIdx.x and stride = gridDim.x in a kernel). Every role of a CTA (producer, consumers,
-// MMA issuer, softmax warps) walks the tiles through this one object, so they agree on which tile is the n-th:
-//   for (const AttentionStep step : AttentionTileScheduler(walk, blockIdx.x, gridDim.x)) { ... step.tile ... }
-// step.iteration counts the CTA's tiles from 0 (barrier parities use it).
+// The work one CTA of the persistent grid runs, in order: tile `cta`, then every `ctas`-th after it (a static round
+// robin) up to the split's first tile, then the pieces of its range of split units. Every role of a CTA (producer,
+// consumers, MMA issuer, softmax warps) walks its work through this one object, so they agree on the n-th step:
+//   for (const AttentionStep step : AttentionTileScheduler<kSplit>(walk, blockIdx.x, gridDim.x)) { ... step.tile ... }
+// step.iteration counts the CTA's steps from 0 (barrier parities use it).
 struct AttentionStep {
   AttentionTile tile;
   int iteration = 0;
+  int kv_begin = 0;  // KV blocks [kv_begin, kv_end) of the tile, run from kv_end - 1 down to kv_begin
+  int kv_end = 0;
+  // A piece that does not hold the tile's last KV block: its unnormalized O and softmax state go to this CTA's slot.
+  bool writes_partial = false;
+  // The tile's first piece of several: the CTAs (this one, merge_until] hold the others' partials; -1: none.
+  int merge_until = -1;
 };
 
+// One CTA's walk: its steps' positions (a tile index below the split's first tile, else first_tile + a unit of the
+// CTA's range of split units) and the step at each. kSplit false: the walk has no split (walk.split inactive) and
+// the round robin alone is compiled, for the kernels that launch without one.
+template <bool kSplit>
+class AttentionCtaWalk {
+ public:
+  VLB_FUSED_HD AttentionCtaWalk(const AttentionWalk& walk, int cta, int ctas)
+      : walk_(walk),
+        cta_(cta),
+        ctas_(ctas),
+        segment_begin_(kSplit && walk.split.active() ? walk.split.segment_begin(cta) : 0),
+        segment_end_(kSplit && walk.split.active() ? walk.split.segment_begin(cta + 1) : 0) {}
+
+  VLB_FUSED_HD std::int64_t first() const {
+    if constexpr (!kSplit) return cta_;
+    return cta_ < first_tile() ? cta_ : first_tile() + segment_begin_;
+  }
+
+  VLB_FUSED_HD bool done(std::int64_t position) const {
+    if constexpr (!kSplit) return position >= walk_.tiles;
+    return position >= first_tile() && position - first_tile() >= segment_end_;
+  }
+
+  VLB_FUSED_HD std::int64_t next(std::int64_t position) const {
+    if constexpr (!kSplit) return position + ctas_;
+    if (position < first_tile()) {
+      const std::int64_t tile = position + ctas_;
+      return tile < first_tile() ? tile : first_tile() + segment_begin_;
+    }
+    const int tile_end = (unit(position) / walk_.kv_blocks + 1) * walk_.kv_blocks;
+    return first_tile() + (tile_end < segment_end_ ? tile_end : segment_end_);
+  }
+
+  VLB_FUSED_HD AttentionStep step(std::int64_t position, int iteration) const {
+    AttentionStep step;
+    step.iteration = iteration;
+    if (!kSplit || position < first_tile()) {
+      step.tile = attention_tile(position, walk_.token_blocks);
+      step.kv_end = walk_.kv_blocks;
+      return step;
+    }
+    const int kv_blocks = walk_.kv_blocks;
+    const int split_tile = unit(position) / kv_blocks;
+    const int tile_first_unit = split_tile * kv_blocks;
+    const int piece_end = tile_first_unit + kv_blocks < segment_end_ ? tile_first_unit + kv_blocks : segment_end_;
+    // A tile's units run from its last KV block to its first.
+    const int first_position = unit(position) - tile_first_unit;
+    const int end_position = piece_end - tile_first_unit;
+    step.tile = attention_tile(first_tile() + split_tile, walk_.token_blocks);
+    step.kv_begin = kv_blocks - end_position;
+    step.kv_end = kv_blocks - first_position;
+    step.writes_partial = first_position > 0;
+    if (first_position == 0 && end_position < kv_blocks) {
+      step.merge_until = walk_.split.owner(tile_first_unit + kv_blocks - 1);
+    }
+    return step;
+  }
+
+ private:
+  VLB_FUSED_HD std::int64_t first_tile() const { return walk_.split.first_tile; }
+  VLB_FUSED_HD int unit(std::int64_t position) const { return static_cast<int>(position - first_tile()); }
+
+  const AttentionWalk& walk_;  // in a kernel, the __grid_constant__ parameters': read there, not copied
+  int cta_;
+  int ctas_;
+  int segment_begin_;  // the CTA's split units, [segment_begin_, segment_end_)
+  int segment_end_;
+};
+
+// kSplit: whether the walk may split its last wave (AttentionSplit); without, a walk with a split is not allowed.
+template <bool kSplit = false>
 class AttentionTileScheduler {
  public:
-  VLB_FUSED_HD AttentionTileScheduler(const AttentionWalk& walk, std::int64_t first, std::int64_t stride)
-      : tiles_(walk.tiles), token_blocks_(walk.token_blocks), first_(first), stride_(stride) {}
+  VLB_FUSED_HD AttentionTileScheduler(const AttentionWalk& walk, int cta, int ctas) : walk_(walk, cta, ctas) {}
 
   struct End {};
   class Iterator {
    public:
-    VLB_FUSED_HD Iterator(const AttentionTileScheduler& scheduler, std::int64_t index)
-        : scheduler_(&scheduler), index_(index) {}
-    VLB_FUSED_HD AttentionStep operator*() const {
-      return {attention_tile(index_, scheduler_->token_blocks_), iteration_};
-    }
+    VLB_FUSED_HD explicit Iterator(const AttentionCtaWalk<kSplit>& walk) : walk_(walk), position_(walk.first()) {}
+    VLB_FUSED_HD AttentionStep operator*() const { return walk_.step(position_, iteration_); }
     VLB_FUSED_HD Iterator& operator++() {
-      index_ += scheduler_->stride_;
+      position_ = walk_.next(position_);
       ++iteration_;
       return *this;
     }
-    VLB_FUSED_HD bool operator!=(End) const { return index_ < scheduler_->tiles_; }
+    VLB_FUSED_HD bool operator!=(End) const { return !walk_.done(position_); }
 
    private:
-    const AttentionTileScheduler* scheduler_;
-    std::int64_t index_;
+    AttentionCtaWalk<kSplit> walk_;
+    std::int64_t position_;
     int iteration_ = 0;
   };
 
-  VLB_FUSED_HD Iterator begin() const { return Iterator(*this, first_); }
+  VLB_FUSED_HD Iterator begin() const { return Iterator(walk_); }
   VLB_FUSED_HD End end() const { return {}; }
 
  private:
-  std::int64_t tiles_;
-  int token_blocks_;
-  std::int64_t first_;
-  std::int64_t stride_;
+  AttentionCtaWalk<kSplit> walk_;
 };
 
 // Persistent CTAs: one per SM at most (a CTA holds ~190 KB of shared memory), never more than there are tiles.

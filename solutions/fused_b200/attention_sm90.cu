@@ -1,5 +1,5 @@
-// sm90a attention launcher: the kernel's TMA descriptors (4-D views of the projections' outputs), its shared memory
-// and its persistent grid.
+// sm90a attention launcher: the kernel's TMA descriptors (4-D views of the projections' outputs), its shared memory,
+// its persistent grid and the split of its last wave (AttentionSplit) with the split's workspace.
 #include <cuda.h>
 
 #include <cstdint>
@@ -29,7 +29,15 @@ CUtensorMap make_tensor_map(const void* base, std::int64_t heads, std::int64_t t
                               name);
 }
 
-AttentionParams make_params(const AttentionTensors& tensors, const AttentionShape& shape) {
+// The walk of a launch at `grid` CTAs, its last wave split where attention_split_plan finds that it pays.
+AttentionWalk split_walk(const AttentionShape& shape, int grid) {
+  AttentionWalk walk = attention_walk(shape, Config::kBlockN);
+  walk.split = attention_split_plan(walk, grid);
+  return walk;
+}
+
+AttentionParams make_params(const AttentionTensors& tensors, const AttentionShape& shape, int grid,
+                            const AttentionSplitWorkspace& split) {
   constexpr int block_n = Config::kBlockN;
   AttentionParams params;
   params.q = make_tensor_map(tensors.q, kQueryHeads, shape.lang_seq, shape.batch, kQueryHeadsPerKvHead,
@@ -39,20 +47,25 @@ AttentionParams make_params(const AttentionTensors& tensors, const AttentionShap
   params.k = make_tensor_map(tensors.k, kKvHeads, shape.vision_seq, shape.batch, 1, block_n, "K");
   params.v = make_tensor_map(tensors.v, kKvHeads, shape.vision_seq, shape.batch, 1, block_n, "V");
   params.walk = attention_walk(shape, block_n);
+  if (split.base != nullptr) {
+    params.walk = split_walk(shape, grid);
+    auto* base = static_cast<char*>(split.base);
+    params.split_flags = reinterpret_cast<unsigned*>(base);
+    params.split_partials = reinterpret_cast<float*>(base + AttentionSplitLayout::flag_bytes(grid));
+  }
   params.q_positions = tensors.q_rope.positions;
   params.lang_seq = shape.lang_seq;
   params.q_rope_arithmetic = tensors.q_rope.arithmetic;
   return params;
 }
 
-template <class KernelConfig>
-void launch_with(const AttentionParams& params, const AttentionShape& shape, int sm_count, cudaStream_t stream,
-                 LaunchOrder order) {
-  auto* kernel = &attention_kernel<KernelConfig>;
+template <class KernelConfig, bool kSplitLastWave>
+void launch_kernel(const AttentionParams& params, int grid, cudaStream_t stream, LaunchOrder order) {
+  auto* kernel = &attention_kernel<KernelConfig, kSplitLastWave>;
   VLB_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, KernelConfig::kSharedBytes));
   cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(attention_grid_size(shape, sm_count)));
+  config.gridDim = dim3(static_cast<unsigned>(grid));
   config.blockDim = dim3(KernelConfig::kThreads);
   config.dynamicSmemBytes = KernelConfig::kSharedBytes;
   config.stream = stream;
@@ -66,20 +79,37 @@ void launch_with(const AttentionParams& params, const AttentionShape& shape, int
   VLB_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, params));
 }
 
+template <class KernelConfig>
+void launch_with(const AttentionParams& params, int grid, cudaStream_t stream, LaunchOrder order) {
+  if (params.walk.split.active()) return launch_kernel<KernelConfig, true>(params, grid, stream, order);
+  launch_kernel<KernelConfig, false>(params, grid, stream, order);
+}
+
 }  // namespace
 
+std::size_t attention_split_workspace_bytes(const AttentionShape& shape, int sm_count) {
+  const int grid = attention_grid_size(shape, sm_count);
+  return split_walk(shape, grid).split.active() ? AttentionSplitLayout::bytes(grid) : 0;
+}
+
+std::size_t attention_split_flag_bytes(const AttentionShape& shape, int sm_count) {
+  const int grid = attention_grid_size(shape, sm_count);
+  return split_walk(shape, grid).split.active() ? AttentionSplitLayout::flag_bytes(grid) : 0;
+}
+
 void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count, cudaStream_t stream,
-                      LaunchOrder order) {
-  const AttentionParams params = make_params(tensors, shape);
+                      LaunchOrder order, const AttentionSplitWorkspace& split) {
+  const int grid = attention_grid_size(shape, sm_count);
+  const AttentionParams params = make_params(tensors, shape, grid, split);
   // One case per width of kAttentionTailWidths; a width added there without its case would run at kBlockN.
   static_assert(std::size(kAttentionTailWidths) == 4 && kAttentionTailWidths[0] == 16 &&
                 kAttentionTailWidths[1] == 32 && kAttentionTailWidths[2] == 64 && kAttentionTailWidths[3] == 96);
   switch (attention_tail_width(params.walk.valid_keys_in_last_block, kBlockN)) {
-    case 16: return launch_with<TailConfig<16>>(params, shape, sm_count, stream, order);
-    case 32: return launch_with<TailConfig<32>>(params, shape, sm_count, stream, order);
-    case 64: return launch_with<TailConfig<64>>(params, shape, sm_count, stream, order);
-    case 96: return launch_with<TailConfig<96>>(params, shape, sm_count, stream, order);
-    default: return launch_with<Config>(params, shape, sm_count, stream, order);
+    case 16: return launch_with<TailConfig<16>>(params, grid, stream, order);
+    case 32: return launch_with<TailConfig<32>>(params, grid, stream, order);
+    case 64: return launch_with<TailConfig<64>>(params, grid, stream, order);
+    case 96: return launch_with<TailConfig<96>>(params, grid, stream, order);
+    default: return launch_with<Config>(params, grid, stream, order);
   }
 }
 

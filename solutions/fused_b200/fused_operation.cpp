@@ -31,9 +31,13 @@ std::size_t o_projection_workspace(std::int64_t rows, int sm_count, KernelArchit
                                                     : o_projection_workspace_bytes(rows, sm_count);
 }
 
+AttentionShape attention_shape(const ProblemShape& shape) {
+  return AttentionShape{shape.batch, shape.lang_seq, shape.vision_seq};
+}
+
 // One device query per call (carve runs inside every run()), not one per projection.
 struct WorkspaceSizes {
-  std::size_t q, kv, attention, q_and_o_gemm, kv_gemm, kv_bias_pair;
+  std::size_t q, kv, attention, q_and_o_gemm, kv_gemm, kv_bias_pair, attention_split;
 
   WorkspaceSizes(const ProblemShape& shape, int sm_count,
                  KernelArchitecture architecture = current_kernel_architecture())
@@ -43,9 +47,12 @@ struct WorkspaceSizes {
         q_and_o_gemm(aligned(std::max(q_projection_workspace(shape.lang_rows(), sm_count, architecture),
                                       o_projection_workspace(shape.lang_rows(), sm_count, architecture)))),
         kv_gemm(aligned(kv_projection_workspace(shape.vision_rows(), sm_count, architecture))),
-        kv_bias_pair(aligned(sizeof(bf16) * 2 * ModelDims::kKvProjDim)) {}
+        kv_bias_pair(aligned(sizeof(bf16) * 2 * ModelDims::kKvProjDim)),
+        attention_split(aligned(attention_split_workspace_bytes(attention_shape(shape), sm_count, architecture))) {}
 
-  std::size_t total() const { return q + 2 * kv + attention + q_and_o_gemm + kv_gemm + kv_bias_pair; }
+  std::size_t total() const {
+    return q + 2 * kv + attention + q_and_o_gemm + kv_gemm + kv_bias_pair + attention_split;
+  }
 };
 
 }  // namespace
@@ -86,6 +93,8 @@ FusedWorkspace FusedWorkspace::carve(void* base, std::size_t bytes, const Proble
   workspace.q_and_o_gemm = Workspace{take(sizes.q_and_o_gemm), sizes.q_and_o_gemm};
   workspace.kv_gemm = Workspace{take(sizes.kv_gemm), sizes.kv_gemm};
   workspace.kv_bias_pair = reinterpret_cast<bf16*>(take(sizes.kv_bias_pair));
+  if (sizes.attention_split > 0) workspace.attention_split = AttentionSplitWorkspace{take(sizes.attention_split),
+                                                                                     sizes.attention_split};
   return workspace;
 }
 
@@ -103,6 +112,9 @@ void FusedOperation::run(const FusionArgs& args, const StageEvents* events) cons
   // one before (launch_order.hpp), unless events sit between them.
   const LaunchOrder later = events == nullptr ? LaunchOrder::kOverlapPrevious : LaunchOrder::kAfterPrevious;
   const KernelArchitecture architecture = current_kernel_architecture();
+  const AttentionShape attention = attention_shape(shape);
+  // The split attention's flags, zeroed first: the workspace comes scrambled, and here the memset delays only Q.
+  clear_attention_split(ws.attention_split, attention, sm_count_, stream);
 
   // On cuBLAS, Q leaves its GEMM unrotated and the attention rotates it (attention_rotates_q).
   const bool q_on_cublas = q_projection_on_cublas(shape.lang_rows(), architecture);
@@ -125,10 +137,9 @@ void FusedOperation::run(const FusionArgs& args, const StageEvents* events) cons
                          ws.k, ws.v, sm_count_, ws.kv_gemm, stream, numerics_.rope, later);
   }
   mark(FusedStage::kProjectKv);
-  const AttentionShape attention_shape{shape.batch, shape.lang_seq, shape.vision_seq};
   const AttentionQueryRope q_rope{q_on_cublas ? in.language_position_ids.data : nullptr, numerics_.rope};
-  launch_attention(AttentionTensors{ws.q, ws.k, ws.v, ws.attention, q_rope}, attention_shape, sm_count_, stream,
-                   later);
+  launch_attention(AttentionTensors{ws.q, ws.k, ws.v, ws.attention, q_rope}, attention, sm_count_, stream, later,
+                   ws.attention_split);
   mark(FusedStage::kAttention);
   if (o_projection_on_cublas(shape.lang_rows(), architecture)) {
     cublas_.project_o(ws.attention, shape.lang_rows(), in.o_proj_weight.data, args.output.data, ws.q_and_o_gemm,

@@ -10,6 +10,7 @@
 
 #include "harness/core/problem.hpp"
 #include "harness/solution/solution.hpp"
+#include "solutions/fused_b200/attention.hpp"
 #include "solutions/fused_b200/projection_cublas.hpp"
 #include "solutions/fused_b200/projection_gemm.hpp"
 
@@ -25,7 +26,8 @@ KvSlotOrder kv_slot_order(const FusionInputs& inputs);
 
 // The workspace, carved in this order (each piece 256-byte aligned): Q, K and V (in KvSlotOrder), the attention
 // output, the GEMM workspace shared by the Q and O projections (they never overlap in time), the K/V projection's,
-// and room for the K/V biases side by side (CublasProjections::project_kv).
+// room for the K/V biases side by side (CublasProjections::project_kv) and the split attention's partials (none
+// where its last wave is not split: attention_split_workspace_bytes).
 struct FusedWorkspace {
   bf16* q = nullptr;          // [B*Lq, 4096], RoPE applied unless attention_rotates_q(shape)
   bf16* k = nullptr;          // [B*Lv, 1024], RoPE applied
@@ -34,6 +36,7 @@ struct FusedWorkspace {
   Workspace q_and_o_gemm;
   Workspace kv_gemm;
   bf16* kv_bias_pair = nullptr;  // [2, 1024]
+  AttentionSplitWorkspace attention_split;
 
   static std::size_t bytes(const ProblemShape& shape, int sm_count);
   // Throws UsageError when `bytes` is smaller than bytes(shape, sm_count). A run() on inputs leaves K and V where
