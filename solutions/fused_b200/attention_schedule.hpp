@@ -62,7 +62,10 @@ VLB_FUSED_HD AttentionTile attention_tile(std::int64_t index, int token_blocks) 
 // unnormalized O and softmax state to its CTA's slot, and the CTA whose range holds the tile's first unit (the last
 // KV block, the masked one) merges them into its own before it normalizes and stores the tile. Only a CTA's first
 // piece can start inside a tile, so a CTA fills at most one slot; only its last piece can merge, so a CTA waits only
-// after it has written what others wait for, and on CTAs that do not wait before writing: no cycle.
+// after it has written what others wait for, and on CTAs that do not wait before writing: no cycle. The waits need
+// every CTA of the grid resident at once, which one CTA per SM and a grid of at most the SMs give. On a device shared
+// so that fewer SMs than sm_count stay free to the launch (an MPS share, say), a merging CTA could wait on a peer
+// that cannot start: pass that share's SM count.
 struct AttentionSplit {
   std::int64_t first_tile = 0;  // tiles [first_tile, tiles) are split; first_tile == tiles: none is
   int units = 0;                // their KV blocks: (tiles - first_tile) * kv_blocks, below 2^31 (32-bit unit math)
