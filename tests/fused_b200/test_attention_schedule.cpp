@@ -94,7 +94,7 @@ struct Piece {
 // Walks every CTA of a split launch and checks the split's contract: every KV block of every tile exactly once; a
 // tile in one piece or in pieces of consecutive CTAs; only a CTA's first step may write a partial and only its last
 // may merge; the merging piece holds the tail block and names exactly the CTAs holding the other pieces.
-void check_split_walk(const AttentionShape& shape, int ctas) {
+std::int64_t check_split_walk(const AttentionShape& shape, int ctas) {
   INFO("B=" << shape.batch << " Lq=" << shape.lang_seq << " Lv=" << shape.vision_seq << " on " << ctas << " CTAs");
   AttentionWalk walk = attention_walk(shape, 128);
   walk.split = attention_split_plan(walk, ctas);
@@ -102,7 +102,7 @@ void check_split_walk(const AttentionShape& shape, int ctas) {
   std::vector<std::int64_t> covered(static_cast<std::size_t>(walk.tiles * walk.kv_blocks), 0);
   for (int cta = 0; cta < ctas; ++cta) {
     std::vector<AttentionStep> steps;
-    for (const AttentionStep step : AttentionTileScheduler(walk, cta, ctas)) steps.push_back(step);
+    for (const AttentionStep step : AttentionTileScheduler<true>(walk, cta, ctas)) steps.push_back(step);
     std::size_t whole_tiles = 0;  // the round robin's steps, before the split's
     for (std::size_t n = 0; n < steps.size(); ++n) {
       const AttentionStep& step = steps[n];
@@ -132,11 +132,13 @@ void check_split_walk(const AttentionShape& shape, int ctas) {
     INFO("tile " << unit / walk.kv_blocks << " KV block " << unit % walk.kv_blocks);
     REQUIRE(covered[unit] == 1);
   }
+  std::int64_t split_tiles = 0;
   for (const auto& [tile, pieces] : pieces_by_tile) {
     if (pieces.size() == 1) {
       CHECK(pieces[0].step.merge_until == -1);
       continue;
     }
+    ++split_tiles;
     INFO("split tile " << tile);
     const Piece& first = pieces.front();  // the CTAs were walked in order
     CHECK(first.step.kv_end == walk.kv_blocks);
@@ -151,6 +153,7 @@ void check_split_walk(const AttentionShape& shape, int ctas) {
       }
     }
   }
+  return split_tiles;
 }
 
 }  // namespace
@@ -199,26 +202,28 @@ TEST_CASE("attention split: the suite's last waves split where they save kMinSpl
 
 TEST_CASE("attention split: every KV block once, partials and merges where the contract puts them",
           "[fused_b200][attention]") {
-  check_split_walk({1, 8192, 12544}, 132);  // 68 tiles of 98 blocks: pieces across 2 or 3 CTAs
-  check_split_walk({1, 4096, 6272}, 132);   // 100 tiles of 49 blocks
-  check_split_walk({3, 64, 2500}, 20);      // 8 tiles of 20 blocks left on 20 CTAs
-  check_split_walk({1, 96, 2500}, 23);      // 1 tile of 20 blocks on 23 CTAs: 20 pieces, 3 CTAs without units
-  check_split_walk({1, 64, 2500}, 12);      // 4 tiles of 20 blocks on 12 CTAs: 3 or 4 pieces a tile
-  check_split_walk({64, 256, 392}, 132);    // no split: the round robin alone
+  CHECK(check_split_walk({1, 8192, 12544}, 132) == 68);  // 68 tiles of 98 blocks: pieces on 2 or 3 CTAs each
+  CHECK(check_split_walk({1, 4096, 6272}, 132) == 100);  // 100 tiles of 49 blocks
+  CHECK(check_split_walk({3, 64, 2500}, 20) == 8);       // 8 tiles of 20 blocks left on 20 CTAs
+  CHECK(check_split_walk({1, 96, 2500}, 23) == 1);       // 1 tile of 20 blocks on 23 CTAs: 20 pieces, 3 CTAs idle
+  CHECK(check_split_walk({1, 64, 2500}, 12) == 4);       // 4 tiles of 20 blocks on 12 CTAs: 3 or 4 pieces a tile
+  CHECK(check_split_walk({64, 256, 392}, 132) == 0);     // no split: the round robin alone
   // Fresh shapes and grids each run (the seed is printed on failure).
   const std::uint64_t seed = std::random_device{}();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
-  int split_walks = 0;
+  int split_walks = 0;  // walks that split, and the tiles they cut into pieces
+  std::int64_t split_tiles = 0;
   for (int trial = 0; trial < 300; ++trial) {
     const AttentionShape shape{std::uniform_int_distribution<std::int64_t>(1, 6)(rng),
                                std::uniform_int_distribution<std::int64_t>(1, 700)(rng),
                                std::uniform_int_distribution<std::int64_t>(1, 4000)(rng)};
     const int ctas = attention_grid_size(shape, std::uniform_int_distribution<int>(1, 140)(rng));
     split_walks += attention_split_plan(attention_walk(shape, 128), ctas).active();
-    check_split_walk(shape, ctas);
+    split_tiles += check_split_walk(shape, ctas);
   }
   CHECK(split_walks > 30);  // the trials exercised the split, not only whole tiles
+  CHECK(split_tiles > split_walks);
 }
 
 TEST_CASE("attention grid: persistent, at most one CTA per SM and per tile", "[fused_b200][attention]") {
