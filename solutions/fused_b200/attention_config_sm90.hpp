@@ -3,8 +3,9 @@
 // wgmma TiledMmas, the shared-memory layouts that TMA fills and wgmma reads, the pipelines, the kernel parameters
 // and the named barriers.
 //
-// Shape of a CTA: one producer warp (TMA) and two consumer warpgroups, each owning 64 of the tile's 128 query rows
-// (FlashAttention-3's forward layout for head_dim 128). K and V tiles stream through kStages-deep TMA pipelines.
+// Shape of a CTA: a producer warpgroup (warp 0 issues TMA; warps 1-3 rotate Q where the kernel applies Q's RoPE) and
+// two consumer warpgroups, each owning 64 of the tile's 128 query rows (FlashAttention-3's forward layout for head_dim
+// 128). K and V tiles stream through kStages-deep TMA pipelines.
 #include <cuda.h>
 
 #include <cute/tensor.hpp>
@@ -19,6 +20,12 @@
 
 namespace vlb::fused_b200::sm90 {
 
+// Where a CTA's step finds its Q: the stage, and the parity its stage's barriers complete with for that step.
+struct QueryStage {
+  int index = 0;
+  std::uint32_t phase = 0;
+};
+
 // kTailBlockN_: the width at which the last KV block (the tail of Lv, the only partial one) runs: its S = Q K^T at
 // that many keys and its P V at that depth, so the keys past Lv cost nothing beyond the tail's rounding up to it.
 template <int kBlockN_, int kStages_, int kTailBlockN_ = kBlockN_>
@@ -29,18 +36,23 @@ struct AttentionConfig {
   static constexpr int kBlockM = kAttentionBlockM;  // 4 query heads x 32 tokens
   static constexpr int kBlockN = kBlockN_;          // keys per KV tile
   static constexpr int kStages = kStages_;          // K (and V) tiles in flight
+  // Q tiles in flight: the next tile's Q lands (and, with Q's RoPE in the kernel, is rotated) while the consumers
+  // still compute on this one's (v17).
+  static constexpr int kQueryStages = 2;
   static constexpr int kTailBlockN = kTailBlockN_;  // keys computed of the last KV block
   static constexpr int kConsumerWarpGroups = 2;
   static constexpr int kRowsPerConsumer = kBlockM / kConsumerWarpGroups;  // 64: one wgmma M
   static constexpr int kConsumerThreads = kConsumerWarpGroups * 128;
-  static constexpr int kThreads = kConsumerThreads + 128;  // + the producer warpgroup (one warp of it works)
+  static constexpr int kThreads = kConsumerThreads + 128;  // + the producer warpgroup
+  // The producer warpgroup's warps 1-3 rotate each tile's Q (AttentionQueryRope) while warp 0 issues the loads.
+  static constexpr int kQueryRopeThreads = 96;
   // Register split (setmaxnreg): the producer needs few; the consumers hold S, P and O (64 + 32 + 64 per thread at
   // 128 keys). The CTA keeps the registers it was launched with (the 1-CTA-per-SM cap), so what the consumers gain
   // the producer must give up: a larger total makes setmaxnreg.inc wait forever.
   static constexpr int kLaunchRegisters = 64 * 1024 / kThreads / 8 * 8;  // 168
-  static constexpr int kProducerRegisters = 32;
-  // The split last wave's walk (AttentionSplit) spilled in 32: the producer takes the 8 more that the budget allows.
-  static constexpr int kSplitProducerRegisters = 40;
+  // The budget's exact remainder: the split last wave's walk (AttentionSplit) spilled in 32, and the warps that
+  // rotate Q hold a token's angles and its four heads' pairs at once.
+  static constexpr int kProducerRegisters = 40;
   static constexpr int kConsumerRegisters = 232;
   // A 128-byte-swizzled TMA box is 64 bf16 wide: a head (128 columns) is two boxes.
   static constexpr int kBoxColumns = 64;
@@ -51,9 +63,8 @@ struct AttentionConfig {
                 "kTailBlockN: a multiple of 16 (P V's k-step) up to kBlockN");
   static_assert(kStages >= 2, "kStages: at least 2 so that a load overlaps the product");
   static_assert(kRowsPerConsumer == 64, "one 64-row wgmma per consumer warpgroup");
-  static_assert(kSplitProducerRegisters * 128 + kConsumerRegisters * kConsumerThreads <= kLaunchRegisters * kThreads,
+  static_assert(kProducerRegisters * 128 + kConsumerRegisters * kConsumerThreads <= kLaunchRegisters * kThreads,
                 "the register split needs more registers than the CTA is launched with");
-  static_assert(kProducerRegisters <= kSplitProducerRegisters);
 
   // S = Q K^T: both operands from shared memory, K-major.
   using TiledMmaQK = decltype(cute::make_tiled_mma(
@@ -98,15 +109,25 @@ struct AttentionConfig {
   using Pipeline = cutlass::PipelineTmaAsync<kStages>;
   using PipelineState = cutlass::PipelineState<kStages>;
 
+  static constexpr int kQueryElements = cute::cosize_v<SmemLayoutQ>;
+  CUTE_HOST_DEVICE static QueryStage query_stage(int iteration) {
+    return {iteration % kQueryStages, static_cast<std::uint32_t>(iteration / kQueryStages) & 1u};
+  }
+
   struct SharedStorage {
-    cute::array_aligned<Element, cute::cosize_v<SmemLayoutQ>, 1024> q;
+    cute::array_aligned<Element, kQueryElements * kQueryStages, 1024> q;  // stage s at q.data() + s * kQueryElements
     cute::array_aligned<Element, cute::cosize_v<SmemLayoutKV>, 1024> k;
     cute::array_aligned<Element, cute::cosize_v<SmemLayoutKV>, 1024> v;
     cute::array_aligned<Element, cute::cosize_v<SmemLayoutO>, 1024> out;
     alignas(16) typename Pipeline::SharedStorage k_pipeline;
     alignas(16) typename Pipeline::SharedStorage v_pipeline;
-    alignas(8) cutlass::arch::ClusterTransactionBarrier q_full;
-    float q_positions[kTokensPerTile];  // the tile's token positions, with Q's RoPE in the kernel
+    // Per Q stage: landed (TMA), released by the consumers, and with Q's RoPE in the kernel rotated; the tile's token
+    // positions and its token block (-1 after the CTA's last tile) for the warps that rotate it.
+    alignas(8) cutlass::arch::ClusterTransactionBarrier q_full[kQueryStages];
+    alignas(8) cutlass::arch::ClusterBarrier q_empty[kQueryStages];
+    alignas(8) cutlass::arch::ClusterBarrier q_rotated[kQueryStages];
+    float q_positions[kQueryStages][kTokensPerTile];
+    int q_token_block[kQueryStages];
   };
   // The dynamic shared memory base is aligned up to 1024 bytes inside the kernel (128-byte swizzle atoms).
   static constexpr int kSharedBytes = static_cast<int>(sizeof(SharedStorage)) + 1024;
@@ -131,11 +152,9 @@ struct AttentionParams {
 
 // Named barriers (ids after CUTLASS's reserved ones).
 enum class AttentionBarrier : std::uint32_t {
-  kQueryEmpty = 0,       // consumers are done reading Q: the producer may load the next tile's
   kMmaWarpGroup0 = 1,    // kMmaWarpGroup0 + w: warpgroup w may issue its GEMMs (the two take turns)
   kEpilogue0 = 3,        // kEpilogue0 + w: warpgroup w's output staging
-  kQueryRotated = 5,     // both warpgroups have rotated the tile's Q in shared memory
-  kSplit0 = 6,           // kSplit0 + w: warpgroup w's partial written, or its peers' partials published to it
+  kSplit0 = 5,           // kSplit0 + w: warpgroup w's partial written, or its peers' partials published to it
 };
 
 CUTE_DEVICE void named_barrier_sync(int threads, AttentionBarrier barrier, int offset = 0) {

@@ -2,7 +2,8 @@
 // The sm90a attention kernel (included by attention_sm90.cu): a persistent, warp-specialized CTA made of the
 // mainloop (attention_mainloop_sm90.hpp), the epilogue (attention_epilogue_sm90.hpp), the split last wave's partials
 // (attention_split_sm90.hpp) and the tile scheduler (attention_schedule.hpp). Warpgroup 0 is the producer (its first
-// warp issues TMA), warpgroups 1 and 2 consume; both sides walk the same steps.
+// warp issues TMA, the other three rotate Q where the kernel applies Q's RoPE), warpgroups 1 and 2 consume; every
+// role walks the same steps.
 #include <cute/tensor.hpp>
 #include <cutlass/arch/barrier.h>
 #include <cutlass/arch/reg_reconfig.h>
@@ -39,7 +40,11 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
     cute::prefetch_tma_descriptor(&params.k);
     cute::prefetch_tma_descriptor(&params.v);
     cute::prefetch_tma_descriptor(&params.out);
-    storage.q_full.init(1);
+    for (int stage = 0; stage < Config::kQueryStages; ++stage) {
+      storage.q_full[stage].init(1);
+      storage.q_empty[stage].init(Config::kConsumerThreads);
+      storage.q_rotated[stage].init(Config::kQueryRopeThreads);
+    }
   }
   typename Pipeline::Params pipeline_params;
   pipeline_params.transaction_bytes = Config::kKvTileBytes;
@@ -58,10 +63,12 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
   cudaTriggerProgrammaticLaunchCompletion();
 
   if (warp_group == 0) {
-    constexpr int kProducerRegisters =
-        kSplitLastWave ? Config::kSplitProducerRegisters : Config::kProducerRegisters;
-    cutlass::arch::warpgroup_reg_dealloc<kProducerRegisters>();
-    if (producer_warp) Mainloop::template produce<kSplitLastWave>(params, storage, k_pipeline, v_pipeline);
+    cutlass::arch::warpgroup_reg_dealloc<Config::kProducerRegisters>();
+    if (producer_warp) {
+      Mainloop::template produce<kSplitLastWave>(params, storage, k_pipeline, v_pipeline);
+    } else if (params.q_positions != nullptr) {
+      Mainloop::rotate_queries(params, storage);
+    }
   } else {
     cutlass::arch::warpgroup_reg_alloc<Config::kConsumerRegisters>();
     const int thread = static_cast<int>(threadIdx.x) - 128;
@@ -72,8 +79,13 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
         cute::partition_fragment_C(mma_pv, cute::Shape<cute::Int<Config::kBlockM>, cute::Int<Config::kHeadDim>>{});
     Mainloop::start_consumers(thread / 128);
     for (const AttentionStep step : AttentionTileScheduler<kSplitLastWave>(params.walk, blockIdx.x, gridDim.x)) {
-      storage.q_full.wait(step.iteration & 1);
-      if (params.q_positions != nullptr) Mainloop::rotate_query(params, storage, step.tile, thread);
+      // With Q's RoPE in the kernel, the producer warpgroup's other warps publish Q once they have rotated it.
+      const QueryStage stage = Config::query_stage(step.iteration);
+      if (params.q_positions != nullptr) {
+        storage.q_rotated[stage.index].wait(stage.phase);
+      } else {
+        storage.q_full[stage.index].wait(stage.phase);
+      }
       typename Mainloop::Softmax softmax;
       if constexpr (kSplitLastWave) {
         Mainloop::consume(params, storage, k_pipeline, v_pipeline, k_read, v_read, thread, step, softmax,

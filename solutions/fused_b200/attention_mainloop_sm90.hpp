@@ -94,34 +94,56 @@ struct AttentionMainloop {
     ++state;
   }
 
-  // Q once per step (after the consumers released the previous one), then K and V from the step's last block to its
-  // first, each V one step behind its K so that the first S = Q K^T can start before any V arrives.
+  // A step's Q into its stage, once the consumers have released the tile that used the stage before. With Q's RoPE in
+  // the kernel, each lane reads one token's position before that and stages it beside Q; Q's barrier then publishes
+  // both, and the tile's token block for the warps that rotate it.
+  CUTE_DEVICE static void load_query(const AttentionParams& params, SharedStorage& storage, const AttentionStep& step) {
+    const AttentionTile& tile = step.tile;
+    const QueryStage stage = Config::query_stage(step.iteration);
+    const int lane = static_cast<int>(threadIdx.x);
+    float position = 0.0f;
+    const std::int64_t token = static_cast<std::int64_t>(tile.token_block) * kTokensPerTile + lane;
+    if (params.q_positions != nullptr && token < params.lang_seq) {
+      position = static_cast<float>(params.q_positions[tile.batch * params.lang_seq + token]);
+    }
+    storage.q_empty[stage.index].wait(stage.phase ^ 1u);  // a stage's first use passes at once
+    if (params.q_positions != nullptr) {
+      storage.q_positions[stage.index][lane] = position;
+      if (lane == 0) storage.q_token_block[stage.index] = tile.token_block;
+    }
+    __syncwarp();
+    if (lane == 0) {
+      storage.q_full[stage.index].arrive_and_expect_tx(Config::kQTileBytes);
+      load_tile(params.q, reinterpret_cast<std::uint64_t*>(&storage.q_full[stage.index]),
+                storage.q.data() + stage.index * Config::kQueryElements, Config::kBlockM,
+                tile.kv_head * kQueryHeadsPerKvHead, tile.token_block * kTokensPerTile, tile.batch,
+                cute::TMA::CacheHintSm90::EVICT_FIRST);
+    }
+    __syncwarp();
+  }
+
+  // K and V from the step's last block to its first, each V one step behind its K so that the first S = Q K^T can
+  // start before any V arrives; the next step's Q goes out right after this step's first K, a tile ahead of the
+  // consumers, so that it has landed (and been rotated) before they reach it. Its stage frees when the consumers
+  // finish the tile before this one: by then they wait on nothing this warp still has to load.
   template <bool kSplitLastWave>
   CUTE_DEVICE static void produce(const AttentionParams& params, SharedStorage& storage, Pipeline& k_pipeline,
                                   Pipeline& v_pipeline) {
     PipelineState k_write = cutlass::make_producer_start_state<Pipeline>();
     PipelineState v_write = cutlass::make_producer_start_state<Pipeline>();
     const bool issuing_thread = threadIdx.x == 0;  // the pipelines' leader (it arms their barriers)
-    const int lane = static_cast<int>(threadIdx.x);
-    for (const AttentionStep step : AttentionTileScheduler<kSplitLastWave>(params.walk, blockIdx.x, gridDim.x)) {
+    const AttentionTileScheduler<kSplitLastWave> scheduler(params.walk, blockIdx.x, gridDim.x);
+    auto next = scheduler.begin();  // every CTA has a step (attention_grid_size)
+    AttentionStep step = *next;
+    load_query(params, storage, step);
+    while (true) {
+      ++next;
+      const bool more = next != scheduler.end();
       const AttentionTile& tile = step.tile;
-      // With Q's RoPE in the kernel, each lane reads one token's position while the consumers still use the last Q,
-      // and stages it beside Q once they release it; Q's barrier then publishes both.
-      float position = 0.0f;
-      const std::int64_t token = static_cast<std::int64_t>(tile.token_block) * kTokensPerTile + lane;
-      if (params.q_positions != nullptr && token < params.lang_seq) {
-        position = static_cast<float>(params.q_positions[tile.batch * params.lang_seq + token]);
-      }
-      named_barrier_sync(Config::kConsumerThreads + 32, AttentionBarrier::kQueryEmpty);
-      if (params.q_positions != nullptr) storage.q_positions[lane] = position;
-      __syncwarp();
+      const int last = step.kv_end - 1;
+      if (issuing_thread) load_kv_block(params.k, k_pipeline, k_write, storage.k.data(), last, tile);
+      if (more) load_query(params, storage, *next);
       if (issuing_thread) {
-        storage.q_full.arrive_and_expect_tx(Config::kQTileBytes);
-        load_tile(params.q, reinterpret_cast<std::uint64_t*>(&storage.q_full), storage.q.data(), Config::kBlockM,
-                  tile.kv_head * kQueryHeadsPerKvHead, tile.token_block * kTokensPerTile, tile.batch,
-                  cute::TMA::CacheHintSm90::EVICT_FIRST);
-        const int last = step.kv_end - 1;
-        load_kv_block(params.k, k_pipeline, k_write, storage.k.data(), last, tile);
         for (int block = last; block > step.kv_begin; --block) {
           load_kv_block(params.k, k_pipeline, k_write, storage.k.data(), block - 1, tile);
           load_kv_block(params.v, v_pipeline, v_write, storage.v.data(), block, tile);
@@ -129,6 +151,18 @@ struct AttentionMainloop {
         load_kv_block(params.v, v_pipeline, v_write, storage.v.data(), step.kv_begin, tile);
       }
       __syncwarp();
+      if (!more) break;
+      step = *next;
+    }
+    // With Q's RoPE in the kernel, the warps that rotate Q stop at a token block of -1, published in the stage after
+    // the last as a tile's would be, with an arrival in place of the load.
+    if (params.q_positions != nullptr) {
+      const QueryStage stage = Config::query_stage(step.iteration + 1);
+      storage.q_empty[stage.index].wait(stage.phase ^ 1u);
+      if (issuing_thread) {
+        storage.q_token_block[stage.index] = -1;
+        storage.q_full[stage.index].arrive();
+      }
     }
   }
 
@@ -141,13 +175,13 @@ struct AttentionMainloop {
   CUTE_DEVICE static void pass_gemm_turn(int warp_group) {
     named_barrier_arrive(Config::kConsumerThreads, AttentionBarrier::kMmaWarpGroup0, 1 - warp_group);
   }
-  // Called once before the first tile: the producer may load the first Q, and warpgroup 0 has the first turn.
+  // Called once before the first tile: warpgroup 0 has the first turn.
   CUTE_DEVICE static void start_consumers(int warp_group) {
-    named_barrier_arrive(Config::kConsumerThreads + 32, AttentionBarrier::kQueryEmpty);
     if (warp_group == 0) named_barrier_arrive(Config::kConsumerThreads, AttentionBarrier::kMmaWarpGroup0, 0);
   }
-  CUTE_DEVICE static void release_query() {
-    named_barrier_arrive(Config::kConsumerThreads + 32, AttentionBarrier::kQueryEmpty);
+  // The step's last S = Q K^T has been read: the producer may load a later tile's Q into its stage.
+  CUTE_DEVICE static void release_query(SharedStorage& storage, const AttentionStep& step) {
+    storage.q_empty[Config::query_stage(step.iteration).index].arrive();
   }
 
   // Where element (row, column) of the Q tile lies in shared memory: what TMA's 128-byte swizzle writes (the
@@ -161,30 +195,57 @@ struct AttentionMainloop {
            (((in_half / 8) ^ (row % 8)) * 8) + in_half % 8;
   }
 
-  // Q's RoPE (AttentionQueryRope), once the tile's Q has landed and before its first S = Q K^T: the 256 consumer
-  // threads rotate it in shared memory, from the positions the producer staged beside it. A tile row is
-  // head + 4 * token (the TMA box's order), and a token's angles are the same for its 4 heads. Thread t takes the
-  // adjacent rotary slots 2 (t % 32) and 2 (t % 32) + 1 of 4 tokens, each token's 4 heads: one 4-byte load and store
-  // per half-row for two pairs, and a warp's 32 threads cover one 128-byte row, one bank each. The token loop stays
-  // rolled: unrolled, it spilled the consumers' registers (v13c).
-  CUTE_DEVICE static void rotate_query(const AttentionParams& params, SharedStorage& storage, const AttentionTile& tile,
-                                       int thread) {
+  // Q's RoPE (AttentionQueryRope) by the producer warpgroup's warps 1-3, so that the consumers never wait for it (v17:
+  // done by the consumers themselves, it held their tensor cores idle at the start of every tile). Each time a tile's
+  // Q has landed (q_full) they rotate it in shared memory and publish it (q_rotated), which the consumers wait for
+  // instead of q_full; Q lands while the consumers still finish the tile before. They follow the tiles the producer
+  // publishes beside Q (the token block, -1 after the last) rather than walk the scheduler: with the split's walk,
+  // their 40 registers spilled.
+  CUTE_DEVICE static void rotate_queries(const AttentionParams& params, SharedStorage& storage) {
+    const int thread = static_cast<int>(threadIdx.x) - 32;  // 0 .. kQueryRopeThreads - 1
+    for (int iteration = 0;; ++iteration) {
+      const QueryStage stage = Config::query_stage(iteration);
+      storage.q_full[stage.index].wait(stage.phase);
+      const int token_block = storage.q_token_block[stage.index];
+      if (token_block < 0) return;
+      const std::int64_t tokens_left = params.lang_seq - static_cast<std::int64_t>(token_block) * kTokensPerTile;
+      const int tokens = static_cast<int>(min(static_cast<std::int64_t>(kTokensPerTile), tokens_left));
+      // One copy of the loop per arithmetic: with the choice inside it, the loop spilled.
+      if (params.q_rope_arithmetic == RopeArithmetic::kReferenceBf16) {
+        rotate_query<RopeArithmetic::kReferenceBf16>(storage, stage.index, tokens, thread);
+      } else {
+        rotate_query<RopeArithmetic::kFp32>(storage, stage.index, tokens, thread);
+      }
+      cutlass::arch::fence_view_async_shared();  // the stores, visible to wgmma's reads through the async proxy
+      storage.q_rotated[stage.index].arrive();
+    }
+  }
+
+  // One tile's Q in Q stage `stage` (its first `tokens` tokens) rotated in shared memory, from the positions the
+  // producer staged beside it. A tile row is head + 4 * token (the TMA box's order), and a token's angles are the same
+  // for its 4 heads. Thread t takes the adjacent rotary slots 2 (t % 32) and 2 (t % 32) + 1 of a third of the tokens,
+  // each token's 4 heads: one 4-byte load and store per half-row for two pairs, and a warp's 32 threads cover one
+  // 128-byte row, one bank each. Both loops stay rolled: unrolled, they spilled (the consumers' registers in v13c,
+  // the producer warpgroup's 40 here).
+  template <RopeArithmetic kArithmetic>
+  CUTE_DEVICE static void rotate_query(SharedStorage& storage, int stage, int tokens, int thread) {
     constexpr int kSlotPairs = kRotarySlots / 2;
-    constexpr int kTokenGroups = Config::kConsumerThreads / kSlotPairs;
-    constexpr int kTokensPerThread = kTokensPerTile / kTokenGroups;
-    static_assert(kTokensPerThread * kTokenGroups == kTokensPerTile, "the consumers must cover the tile's tokens");
+    constexpr int kTokenGroups = Config::kQueryRopeThreads / kSlotPairs;
+    constexpr int kTokensPerThread = (kTokensPerTile + kTokenGroups - 1) / kTokenGroups;
+    static_assert(kTokenGroups * kSlotPairs == Config::kQueryRopeThreads, "whole warps, one slot pair per lane");
     const RotaryPair even = language_slot_pair(2 * (thread % kSlotPairs));
     const RotaryPair odd = language_slot_pair(2 * (thread % kSlotPairs) + 1);  // even's neighbour, column for column
     const float even_frequency = rope_inv_freq(even.freq_index, even.width);
     const float odd_frequency = rope_inv_freq(odd.freq_index, odd.width);
     const int first_token = thread / kSlotPairs * kTokensPerThread;
-    const std::int64_t tokens_left = params.lang_seq - static_cast<std::int64_t>(tile.token_block) * kTokensPerTile;
-    const int tokens_end =
-        static_cast<int>(min(static_cast<std::int64_t>(first_token + kTokensPerThread), tokens_left));
-    auto* q = reinterpret_cast<__nv_bfloat16*>(storage.q.data());
+    const int tokens_end = min(first_token + kTokensPerThread, tokens);
+    // A pair's partner is 64 columns on, the same column of the other half: one offset serves both.
+    static_assert(kHeadDim / 2 == Config::kBoxColumns, "language pairs (i, i + 64) span the two 64-column halves");
+    constexpr int kHalfElements = Config::kBlockM * Config::kBoxColumns;
+    auto* q = reinterpret_cast<__nv_bfloat16*>(storage.q.data() + stage * Config::kQueryElements);
 #pragma unroll 1
     for (int token = first_token; token < tokens_end; ++token) {  // rows past Lq: TMA's zero fill, never stored
-      const float position = storage.q_positions[token];
+      const float position = storage.q_positions[stage][token];
       float even_cos = 0.0f, even_sin = 0.0f, odd_cos = 0.0f, odd_sin = 0.0f;
       // rope_angle's product, with each slot's frequency hoisted out of the loop.
       rope_cos_sin(position * even_frequency, even_cos, even_sin);
@@ -193,19 +254,15 @@ struct AttentionMainloop {
       for (int head = 0; head < kQueryHeadsPerKvHead; ++head) {
         const int row = token * kQueryHeadsPerKvHead + head;
         auto* first = reinterpret_cast<__nv_bfloat162*>(q + query_smem_offset(row, even.element));
-        auto* second = reinterpret_cast<__nv_bfloat162*>(q + query_smem_offset(row, even.partner));
+        auto* second = reinterpret_cast<__nv_bfloat162*>(reinterpret_cast<__nv_bfloat16*>(first) + kHalfElements);
         const __nv_bfloat162 x = *first;
         const __nv_bfloat162 partner = *second;
-        const RotatedPair low = rotate_pair(__low2float(x), __low2float(partner), even_cos, even_sin,
-                                            params.q_rope_arithmetic);
-        const RotatedPair high = rotate_pair(__high2float(x), __high2float(partner), odd_cos, odd_sin,
-                                             params.q_rope_arithmetic);
+        const RotatedPair low = rotate_pair(__low2float(x), __low2float(partner), even_cos, even_sin, kArithmetic);
+        const RotatedPair high = rotate_pair(__high2float(x), __high2float(partner), odd_cos, odd_sin, kArithmetic);
         *first = __floats2bfloat162_rn(low.first, high.first);
         *second = __floats2bfloat162_rn(low.second, high.second);
       }
     }
-    cutlass::arch::fence_view_async_shared();  // the stores, visible to wgmma's reads through the async proxy
-    named_barrier_sync(Config::kConsumerThreads, AttentionBarrier::kQueryRotated);
   }
 
   template <class Scores>
@@ -258,7 +315,9 @@ struct AttentionMainloop {
     auto thread_pv = mma_pv.get_thread_slice(thread);
     auto thread_qk_tail = mma_qk_tail.get_thread_slice(thread);
 
-    Tensor smem_q = make_tensor(make_smem_ptr(storage.q.data()), typename Config::SmemLayoutQ{});
+    Tensor smem_q = make_tensor(make_smem_ptr(storage.q.data() + Config::query_stage(step.iteration).index *
+                                                                   Config::kQueryElements),
+                                typename Config::SmemLayoutQ{});
     Tensor smem_k = make_tensor(make_smem_ptr(storage.k.data()), typename Config::SmemLayoutKV{});
     Tensor smem_k_tail = make_tensor(make_smem_ptr(storage.k.data()), typename Config::SmemLayoutKTail{});
     Tensor smem_vt = make_tensor(make_smem_ptr(storage.v.data()), typename Config::SmemLayoutVt{});
@@ -300,7 +359,7 @@ struct AttentionMainloop {
     warpgroup_wait<0>();
     k_pipeline.consumer_release(k_read);
     ++k_read;
-    if (first_block == step.kv_begin) release_query();
+    if (first_block == step.kv_begin) release_query(storage, step);
     if constexpr (kStartsAtTail) {
       mask_columns(tail_scores, tail_key_coordinates, params.walk.valid_keys_in_last_block);
       softmax.template update<true>(tail_scores, output_scale);
@@ -328,7 +387,7 @@ struct AttentionMainloop {
       warpgroup_wait<1>();  // S of this block is ready; P V of the previous one still runs
       k_pipeline.consumer_release(k_read);
       ++k_read;
-      if (block == step.kv_begin) release_query();
+      if (block == step.kv_begin) release_query(storage, step);
       softmax.template update<false>(scores, output_scale);
       warpgroup_wait<0>();  // P V done: its registers (P) and its V stage can be reused
       v_pipeline.consumer_release(v_read);

@@ -256,7 +256,7 @@ class AttentionTileScheduler {
   AttentionCtaWalk<kSplit> walk_;
 };
 
-// Persistent CTAs: one per SM at most (a CTA holds ~190 KB of shared memory), never more than there are tiles.
+// Persistent CTAs: one per SM at most (a CTA holds ~225 KB of shared memory), never more than there are tiles.
 inline int attention_grid_size(const AttentionShape& shape, int sm_count) {
   return static_cast<int>(std::min<std::int64_t>(attention_tile_count(shape), std::max(sm_count, 1)));
 }

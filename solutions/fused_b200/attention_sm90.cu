@@ -14,9 +14,10 @@
 namespace vlb::fused_b200::sm90 {
 namespace {
 
-// 128 keys per block, two stages of K and V: 192 KB of shared memory with Q and the output's staging buffer. FA3
-// takes 176 for head_dim 128; 112- and 144-key blocks, which pad the suite's Lv less, measured 10-50% slower (NOTES.md,
-// v4). The tail of Lv runs at its own width instead (TailConfig, attention_tail_width).
+// 128 keys per block, two stages of K and V: 192 KB of shared memory with one Q stage and the output's staging buffer
+// (224 KB with v17's second Q stage). FA3 takes 176 for head_dim 128; 112- and 144-key blocks, which pad the suite's
+// Lv less, measured 10-50% slower (NOTES.md, v4). The tail of Lv runs at its own width instead (TailConfig,
+// attention_tail_width).
 constexpr int kBlockN = 128;
 constexpr int kStages = 2;
 using Config = AttentionConfig<kBlockN, kStages>;
@@ -46,9 +47,9 @@ AttentionParams make_params(const AttentionTensors& tensors, const AttentionShap
                                Config::kRowsPerConsumer / kQueryHeadsPerKvHead, "the output");
   params.k = make_tensor_map(tensors.k, kKvHeads, shape.vision_seq, shape.batch, 1, block_n, "K");
   params.v = make_tensor_map(tensors.v, kKvHeads, shape.vision_seq, shape.batch, 1, block_n, "V");
-  params.walk = attention_walk(shape, block_n);
+  // Without a split workspace the walk is the round robin alone (launch_attention checked it is big enough).
+  params.walk = split.base != nullptr ? split_walk(shape, grid) : attention_walk(shape, block_n);
   if (split.base != nullptr) {
-    params.walk = split_walk(shape, grid);
     auto* base = static_cast<char*>(split.base);
     params.split_flags = reinterpret_cast<unsigned*>(base);
     params.split_partials = reinterpret_cast<float*>(base + AttentionSplitLayout::flag_bytes(grid));

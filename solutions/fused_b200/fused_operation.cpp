@@ -130,7 +130,7 @@ void FusedOperation::run(const FusionArgs& args, const StageEvents* events) cons
   if (kv_projection_on_cublas(shape.vision_rows(), architecture)) {
     cublas_.project_kv(in.vision_hidden_states.data, shape.vision_rows(), in.k_proj_weight.data, in.k_proj_bias.data,
                        in.v_proj_weight.data, in.v_proj_bias.data, in.vision_grid_thw.data, ws.k, ws.v,
-                       ws.kv_bias_pair, ws.kv_gemm, stream, numerics_.rope);
+                       ws.kv_bias_pair, ws.kv_gemm, stream, numerics_.rope, later);
   } else {
     launch_kv_projection(in.vision_hidden_states.data, shape.vision_rows(), in.k_proj_weight.data,
                          in.k_proj_bias.data, in.v_proj_weight.data, in.v_proj_bias.data, in.vision_grid_thw.data,

@@ -27,9 +27,10 @@ void check_lt(cublasStatus_t status, const char* call) {
 
 // The bias is in and rounded: the staged epilogue kernel rotates `values` in place.
 void rotate_in_place(bf16* values, std::int64_t rows, std::int64_t columns, RopeKind rope,
-                     const std::int64_t* positions, RopeArithmetic arithmetic, cudaStream_t stream) {
+                     const std::int64_t* positions, RopeArithmetic arithmetic, cudaStream_t stream,
+                     LaunchOrder order) {
   const ProjectionOutput rotated{nullptr, nullptr, values, rope, positions, 1.0f, arithmetic};
-  launch_staged_epilogue(values, ProjectionShape{rows, columns, ModelDims::kHidden, 1}, &rotated, stream);
+  launch_staged_epilogue(values, ProjectionShape{rows, columns, ModelDims::kHidden, 1}, &rotated, stream, order);
 }
 
 bool on_hopper_from(std::int64_t rows, std::int64_t min_rows, KernelArchitecture architecture) {
@@ -200,7 +201,8 @@ void CublasProjections::project_q(const bf16* language_hidden, std::int64_t rows
 KvGemms CublasProjections::project_kv(const bf16* vision_hidden, std::int64_t rows, const bf16* k_weight,
                                       const bf16* k_bias, const bf16* v_weight, const bf16* v_bias,
                                       const std::int64_t* vision_grid_thw, bf16* k_out, bf16* v_out, bf16* bias_pair,
-                                      Workspace workspace, cudaStream_t stream, RopeArithmetic rope_arithmetic) const {
+                                      Workspace workspace, cudaStream_t stream, RopeArithmetic rope_arithmetic,
+                                      LaunchOrder rotation_order) const {
   // One launch fills the GPU where each GEMM alone is a thin wave (1568 rows: 52 tiles each on 132 SMs).
   struct Batch {
     const bf16* weight;
@@ -230,7 +232,8 @@ KvGemms CublasProjections::project_kv(const bf16* vision_hidden, std::int64_t ro
                    workspace, stream);
     ran = KvGemms::kTwoGemms;
   }
-  rotate_in_place(k_out, rows, ModelDims::kKvProjDim, RopeKind::kVision, vision_grid_thw, rope_arithmetic, stream);
+  rotate_in_place(k_out, rows, ModelDims::kKvProjDim, RopeKind::kVision, vision_grid_thw, rope_arithmetic, stream,
+                  rotation_order);
   return ran;
 }
 

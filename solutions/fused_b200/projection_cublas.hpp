@@ -23,6 +23,7 @@
 #include "harness/core/cublas_handle.hpp"
 #include "solutions/fused_b200/epilogue_math.hpp"
 #include "solutions/fused_b200/kernel_architecture.hpp"
+#include "solutions/fused_b200/launch_order.hpp"
 #include "solutions/fused_b200/projection_gemm.hpp"
 
 namespace vlb::fused_b200 {
@@ -120,11 +121,13 @@ class CublasProjections {
   // k_out[rows, 1024] = RoPE3D(bf16(vision · Wkᵀ + bk)) at vision_grid_thw [rows, 3] (t, h, w);
   // v_out[rows, 1024] = bf16(vision · Wvᵀ + bv). One batched GEMM where the weights and outputs lie in one order
   // (kv_batch_starts_with_v); its biases are copied into `bias_pair` (room for 2 x 1024) where they are not a stride
-  // apart in that order. Two GEMMs otherwise. Returns which of these it enqueued.
+  // apart in that order. Two GEMMs otherwise. Returns which of these it enqueued. K's RoPE pass starts
+  // `rotation_order` after the GEMMs (kOverlapPrevious: its launch overlaps their end; vision_grid_thw must then have
+  // been written before they started).
   KvGemms project_kv(const bf16* vision_hidden, std::int64_t rows, const bf16* k_weight, const bf16* k_bias,
                      const bf16* v_weight, const bf16* v_bias, const std::int64_t* vision_grid_thw, bf16* k_out,
                      bf16* v_out, bf16* bias_pair, Workspace workspace, cudaStream_t stream,
-                     RopeArithmetic rope_arithmetic) const;
+                     RopeArithmetic rope_arithmetic, LaunchOrder rotation_order = LaunchOrder::kAfterPrevious) const;
   // output[rows, 4096] = attention[rows, 4096] · Woᵀ.
   void project_o(const bf16* attention, std::int64_t rows, const bf16* o_weight, bf16* output, Workspace workspace,
                  cudaStream_t stream) const;

@@ -46,6 +46,14 @@ __device__ float bias_at(const StagedGroup& group, std::int64_t column) {
   return group.bias != nullptr ? __bfloat162float(group.bias[column]) : 0.0f;
 }
 
+// Launched LaunchOrder::kOverlapPrevious, the block may start before the kernel that wrote `staged` has finished:
+// this waits for it (griddepcontrol.wait; at once in an ordinary launch). Biases and positions are read before.
+__device__ void wait_for_previous_kernel() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaGridDependencySynchronize();
+#endif
+}
+
 // In place (staged == output, bf16) is safe: each thread reads the two values of its pair before it writes them, and
 // no other thread touches them.
 template <class Staged>
@@ -62,6 +70,7 @@ __global__ void __launch_bounds__(kThreads)
   const std::int64_t heads = params.columns / kHeadDim;
 
   if (group.rope == static_cast<int>(RopeKind::kNone)) {
+    wait_for_previous_kernel();
     for (std::int64_t head = 0; head < heads; ++head) {
       for (const std::int64_t column : {head * kHeadDim + slot, head * kHeadDim + slot + kRotarySlots}) {
         output[column] =
@@ -77,6 +86,7 @@ __global__ void __launch_bounds__(kThreads)
   float cos_value = 0.0f;
   float sin_value = 0.0f;
   rope_cos_sin(position * rope_inv_freq(pair.freq_index, pair.width), cos_value, sin_value);
+  wait_for_previous_kernel();
   // kHeadBatch heads' pairs are loaded before any is stored: the stores may alias the loads (in place), so the
   // compiler could not move a later head's loads above them, and one pair in flight per thread is too few to stream.
   for (std::int64_t head0 = 0; head0 < heads; head0 += kHeadBatch) {
@@ -115,29 +125,38 @@ StagedGroup staged_group(const ProjectionOutput& output, int index) {
 
 template <class Staged>
 void launch_staged(const Staged* staged, const ProjectionShape& shape, const ProjectionOutput* outputs,
-                   cudaStream_t stream) {
+                   cudaStream_t stream, LaunchOrder order) {
   check_projection_shape(shape);
   StagedParams<Staged> params;
   params.staged = staged;
   params.rows = shape.rows;
   params.columns = shape.out_features;
   for (int group = 0; group < shape.groups; ++group) params.groups[group] = staged_group(outputs[group], group);
-  const dim3 grid(static_cast<unsigned>((shape.rows + kRowsPerBlock - 1) / kRowsPerBlock),
-                  static_cast<unsigned>(shape.groups));
-  staged_epilogue_kernel<Staged><<<grid, kThreads, 0, stream>>>(params);
-  VLB_CHECK_LAUNCH();
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>((shape.rows + kRowsPerBlock - 1) / kRowsPerBlock),
+                        static_cast<unsigned>(shape.groups));
+  config.blockDim = dim3(kThreads);
+  config.stream = stream;
+  cudaLaunchAttribute overlap{};
+  overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  overlap.val.programmaticStreamSerializationAllowed = 1;
+  if (order == LaunchOrder::kOverlapPrevious) {
+    config.attrs = &overlap;
+    config.numAttrs = 1;
+  }
+  VLB_CUDA_CHECK(cudaLaunchKernelEx(&config, staged_epilogue_kernel<Staged>, params));
 }
 
 }  // namespace
 
 void launch_staged_epilogue(const float* staged, const ProjectionShape& shape, const ProjectionOutput* outputs,
-                            cudaStream_t stream) {
-  launch_staged(staged, shape, outputs, stream);
+                            cudaStream_t stream, LaunchOrder order) {
+  launch_staged(staged, shape, outputs, stream, order);
 }
 
 void launch_staged_epilogue(const bf16* staged, const ProjectionShape& shape, const ProjectionOutput* outputs,
-                            cudaStream_t stream) {
-  launch_staged(staged, shape, outputs, stream);
+                            cudaStream_t stream, LaunchOrder order) {
+  launch_staged(staged, shape, outputs, stream, order);
 }
 
 }  // namespace vlb::fused_b200

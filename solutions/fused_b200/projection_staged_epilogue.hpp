@@ -6,18 +6,21 @@
 // in fp32, rotate_pair with the output's RopeArithmetic, times scale, rounded to bf16 once.
 #include <cuda_runtime.h>
 
+#include "solutions/fused_b200/launch_order.hpp"
 #include "solutions/fused_b200/projection_gemm.hpp"
 
 namespace vlb::fused_b200 {
 
 // staged: [shape.groups][shape.rows][shape.out_features] fp32; outputs[g] receives group g as bf16
 // [rows, out_features] (its weight pointer is not read). Throws UsageError for a shape no projection takes or a
-// missing output or positions pointer. Enqueues one launch on `stream`.
+// missing output or positions pointer. Enqueues one launch on `stream`; with LaunchOrder::kOverlapPrevious it is a
+// programmatic dependent launch that reads `staged` only once the kernel before it has finished (its biases and
+// positions before that: launch_order.hpp says when that is safe).
 void launch_staged_epilogue(const float* staged, const ProjectionShape& shape, const ProjectionOutput* outputs,
-                            cudaStream_t stream);
+                            cudaStream_t stream, LaunchOrder order = LaunchOrder::kAfterPrevious);
 // The same from bf16 values (a library GEMM's output, its bias already added and rounded: give the outputs no bias);
 // `staged` may be outputs[0].output (one group), rotated in place.
 void launch_staged_epilogue(const bf16* staged, const ProjectionShape& shape, const ProjectionOutput* outputs,
-                            cudaStream_t stream);
+                            cudaStream_t stream, LaunchOrder order = LaunchOrder::kAfterPrevious);
 
 }  // namespace vlb::fused_b200

@@ -164,10 +164,13 @@ namespace {
 
 // The same attention twice from the same unrotated Q: once with Q rotated beforehand in place by the staged epilogue
 // kernel (the v12 path), once rotated by the attention kernel itself. Both use rotate_pair on the same bf16 values,
-// so the outputs must agree bit for bit, guard rows included.
-void check_query_rope_in_attention(const AttentionShape& shape, RopeArithmetic arithmetic, std::uint64_t seed) {
+// so the outputs must agree bit for bit, guard rows included. With launch.split, both run the split last wave.
+void check_query_rope_in_attention(const AttentionShape& shape, RopeArithmetic arithmetic, std::uint64_t seed,
+                                   LaunchUnderTest launch = {}) {
+  const int sm_count = launch.sm_count > 0 ? launch.sm_count : vlb::testing::test_device().sm_count;
   INFO("B=" << shape.batch << " Lq=" << shape.lang_seq << " Lv=" << shape.vision_seq << " seed " << seed
-            << " arithmetic " << static_cast<int>(arithmetic));
+            << " arithmetic " << static_cast<int>(arithmetic) << " on " << sm_count << " SMs"
+            << (launch.split ? ", split" : ""));
   vlb::testing::TestStream stream;
   const auto inputs = reference::make_attention_inputs(shape.batch, shape.lang_seq, shape.vision_seq, seed);
   const std::int64_t tokens = shape.batch * shape.lang_seq;
@@ -191,12 +194,21 @@ void check_query_rope_in_attention(const AttentionShape& shape, RopeArithmetic a
   const ProjectionOutput rotation{nullptr, nullptr, q_rotated.as<bf16>(), RopeKind::kLanguage,
                                   device_positions.as<std::int64_t>(), 1.0f, arithmetic};
   launch_staged_epilogue(q_rotated.as<bf16>(), ProjectionShape{tokens, 4096, 4096, 1}, &rotation, stream.get());
-  const int sm_count = vlb::testing::test_device().sm_count;
-  launch_attention({q_rotated.as<bf16>(), k.as<bf16>(), v.as<bf16>(), rotated_before.as<bf16>()}, shape, sm_count,
-                   stream.get());
-  launch_attention({q.as<bf16>(), k.as<bf16>(), v.as<bf16>(), rotated_inside.as<bf16>(),
-                    AttentionQueryRope{device_positions.as<std::int64_t>(), arithmetic}},
-                   shape, sm_count, stream.get());
+  // The split's workspace, scrambled and cleared before each launch as the fused operation clears it.
+  const std::size_t split_bytes = launch.split ? attention_split_workspace_bytes(shape, sm_count) : 0;
+  if (launch.split) REQUIRE(split_bytes > 0);
+  DeviceBuffer split_workspace(std::max<std::size_t>(split_bytes, 1));
+  const AttentionSplitWorkspace split{launch.split ? split_workspace.data() : nullptr, split_bytes};
+  const auto attend = [&](const AttentionTensors& tensors) {
+    if (launch.split) {
+      scramble_bytes(split_workspace.data(), split_bytes, seed, stream.get());
+      clear_attention_split(split, shape, sm_count, stream.get());
+    }
+    launch_attention(tensors, shape, sm_count, stream.get(), LaunchOrder::kAfterPrevious, split);
+  };
+  attend({q_rotated.as<bf16>(), k.as<bf16>(), v.as<bf16>(), rotated_before.as<bf16>()});
+  attend({q.as<bf16>(), k.as<bf16>(), v.as<bf16>(), rotated_inside.as<bf16>(),
+          AttentionQueryRope{device_positions.as<std::int64_t>(), arithmetic}});
   stream.synchronize();
 
   std::vector<std::uint16_t> before(static_cast<std::size_t>(out_elements));
@@ -209,7 +221,7 @@ void check_query_rope_in_attention(const AttentionShape& shape, RopeArithmetic a
   CHECK(differing == 0);
   // And the rotation changed something: the unrotated Q gives another output.
   DeviceBuffer unrotated(rotated_before.bytes());
-  launch_attention({q.as<bf16>(), k.as<bf16>(), v.as<bf16>(), unrotated.as<bf16>()}, shape, sm_count, stream.get());
+  attend({q.as<bf16>(), k.as<bf16>(), v.as<bf16>(), unrotated.as<bf16>()});
   stream.synchronize();
   std::vector<std::uint16_t> plain(before.size());
   VLB_CUDA_CHECK(cudaMemcpy(plain.data(), unrotated.data(), unrotated.bytes(), cudaMemcpyDeviceToHost));
@@ -227,4 +239,6 @@ TEST_CASE("attention: Q's RoPE inside the kernel equals Q rotated beforehand, bi
   const AttentionShape shapes[] = {{1, 5, 7}, {2, 33, 129}, {3, 128, 196}, {1, 373, 588}, {2, 541, 980}};
   std::uint64_t seed = arithmetic == RopeArithmetic::kFp32 ? 7300 : 7400;
   for (const AttentionShape& shape : shapes) check_query_rope_in_attention(shape, arithmetic, seed++);
+  // The split kernel rotates Q in its own walk: a split shape of the split test, on 12 SMs' worth of CTAs.
+  check_query_rope_in_attention({1, 64, 2500}, arithmetic, seed++, LaunchUnderTest{12, true});
 }
