@@ -10,6 +10,7 @@
 #include "solutions/fused_b200/attention_kernel_sm90.hpp"
 #include "solutions/fused_b200/attention_kernels.hpp"
 #include "solutions/fused_b200/attention_tensor_map.hpp"
+#include "solutions/fused_b200/launch_order.hpp"
 
 namespace vlb::fused_b200::sm90 {
 namespace {
@@ -65,19 +66,9 @@ void launch_kernel(const AttentionParams& params, int grid, cudaStream_t stream,
   auto* kernel = &attention_kernel<KernelConfig, kSplitLastWave>;
   VLB_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, KernelConfig::kSharedBytes));
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(grid));
-  config.blockDim = dim3(KernelConfig::kThreads);
-  config.dynamicSmemBytes = KernelConfig::kSharedBytes;
-  config.stream = stream;
-  cudaLaunchAttribute overlap{};
-  overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  overlap.val.programmaticStreamSerializationAllowed = 1;
-  if (order == LaunchOrder::kOverlapPrevious) {
-    config.attrs = &overlap;
-    config.numAttrs = 1;
-  }
-  VLB_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, params));
+  const OrderedLaunchConfig launch(dim3(static_cast<unsigned>(grid)), dim3(KernelConfig::kThreads),
+                                   KernelConfig::kSharedBytes, stream, order);
+  VLB_CUDA_CHECK(cudaLaunchKernelEx(launch.get(), kernel, params));
 }
 
 template <class KernelConfig>

@@ -132,19 +132,10 @@ void launch_staged(const Staged* staged, const ProjectionShape& shape, const Pro
   params.rows = shape.rows;
   params.columns = shape.out_features;
   for (int group = 0; group < shape.groups; ++group) params.groups[group] = staged_group(outputs[group], group);
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>((shape.rows + kRowsPerBlock - 1) / kRowsPerBlock),
-                        static_cast<unsigned>(shape.groups));
-  config.blockDim = dim3(kThreads);
-  config.stream = stream;
-  cudaLaunchAttribute overlap{};
-  overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  overlap.val.programmaticStreamSerializationAllowed = 1;
-  if (order == LaunchOrder::kOverlapPrevious) {
-    config.attrs = &overlap;
-    config.numAttrs = 1;
-  }
-  VLB_CUDA_CHECK(cudaLaunchKernelEx(&config, staged_epilogue_kernel<Staged>, params));
+  const dim3 grid(static_cast<unsigned>((shape.rows + kRowsPerBlock - 1) / kRowsPerBlock),
+                  static_cast<unsigned>(shape.groups));
+  const OrderedLaunchConfig launch(grid, dim3(kThreads), 0, stream, order);
+  VLB_CUDA_CHECK(cudaLaunchKernelEx(launch.get(), staged_epilogue_kernel<Staged>, params));
 }
 
 }  // namespace

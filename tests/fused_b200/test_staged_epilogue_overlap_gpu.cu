@@ -12,6 +12,7 @@
 
 #include "harness/core/cuda_check.hpp"
 #include "harness/core/device_buffer.hpp"
+#include "solutions/fused_b200/launch_order.hpp"
 #include "solutions/fused_b200/projection_staged_epilogue.hpp"
 #include "support/gpu_test.hpp"
 #include "support_fused_device.hpp"
@@ -39,16 +40,8 @@ __global__ void early_reader(const bf16* target, int* saw_poison) {
 }
 
 void launch_overlapping(const bf16* target, int* saw_poison, cudaStream_t stream) {
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(1);
-  config.blockDim = dim3(1);
-  config.stream = stream;
-  cudaLaunchAttribute overlap{};
-  overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  overlap.val.programmaticStreamSerializationAllowed = 1;
-  config.attrs = &overlap;
-  config.numAttrs = 1;
-  VLB_CUDA_CHECK(cudaLaunchKernelEx(&config, early_reader, target, saw_poison));
+  const OrderedLaunchConfig launch(dim3(1), dim3(1), 0, stream, LaunchOrder::kOverlapPrevious);
+  VLB_CUDA_CHECK(cudaLaunchKernelEx(launch.get(), early_reader, target, saw_poison));
 }
 
 std::vector<std::uint16_t> bits_of(const DeviceBuffer& buffer) {
