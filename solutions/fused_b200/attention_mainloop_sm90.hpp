@@ -1,6 +1,7 @@
 #pragma once
-// The sm90a attention mainloop (included by attention_kernel_sm90.hpp): the producer warp's TMA loads and the
-// consumer warpgroups' S = Q K^T, online softmax and O += P V over one tile's KV blocks.
+// The sm90a attention mainloop (included by attention_kernel_sm90.hpp): the producer warp's TMA loads (Q a tile
+// ahead, in two stages), the rotation of Q by the producer warpgroup's other warps where the kernel applies Q's RoPE,
+// and the consumer warpgroups' S = Q K^T, online softmax and O += P V over one tile's KV blocks.
 //
 // Overlap, as FlashAttention-3: (1) inside a warpgroup, each step issues S_j = Q K_j^T and O += P_{j+1} V_{j+1}
 // back to back and runs the softmax of S_j while the P V product is on the tensor cores; (2) between the two
@@ -225,8 +226,9 @@ struct AttentionMainloop {
   // producer staged beside it. A tile row is head + 4 * token (the TMA box's order), and a token's angles are the same
   // for its 4 heads. Thread t takes the adjacent rotary slots 2 (t % 32) and 2 (t % 32) + 1 of a third of the tokens,
   // each token's 4 heads: one 4-byte load and store per half-row for two pairs, and a warp's 32 threads cover one
-  // 128-byte row, one bank each. Both loops stay rolled: unrolled, they spilled (the consumers' registers in v13c,
-  // the producer warpgroup's 40 here).
+  // 128-byte row, one bank each. The token loop stays rolled (unrolled, it spilled: the consumers' registers in v13c);
+  // the heads are unrolled, four independent load-rotate-store chains: rolled, the rotation outlasted the shortest
+  // tiles (NOTES.md, v17 form c).
   template <RopeArithmetic kArithmetic>
   CUTE_DEVICE static void rotate_query(SharedStorage& storage, int stage, int tokens, int thread) {
     constexpr int kSlotPairs = kRotarySlots / 2;
