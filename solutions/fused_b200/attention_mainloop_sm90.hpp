@@ -143,6 +143,8 @@ struct AttentionMainloop {
       const AttentionTile& tile = step.tile;
       const int last = step.kv_end - 1;
       if (issuing_thread) load_kv_block(params.k, k_pipeline, k_write, storage.k.data(), last, tile);
+      // *next is decoded twice (here and below): held across the K/V loads as a step, it spilled the 40 registers
+      // (ptxas: 32 bytes, 108 in the split kernel).
       if (more) load_query(params, storage, *next);
       if (issuing_thread) {
         for (int block = last; block > step.kv_begin; --block) {
