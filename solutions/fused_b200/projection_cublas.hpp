@@ -30,10 +30,12 @@ namespace vlb::fused_b200 {
 
 // Where cuBLAS runs each projection, on Hopper only (on Blackwell nothing has been measured, BLACKWELL.md). Below
 // these row counts our kernels are level or faster, and they overlap their launch with the kernel before them, which
-// a cuBLAS call cannot: Q at 512 rows (p14, v12), K/V at 392 vision rows (v14c: the batched GEMM level with ours in
-// the suite, slower in the parts bench; from 784 rows it took cases 0 and 2 0.89-0.91x), O at 256 rows (25.3 against
-// 25.8 us, p14).
-inline constexpr std::int64_t kCublasQProjectionMinRows = 1024;  // B * Lq
+// a cuBLAS call cannot: Q at 256 rows (v18: at 512 rows cuBLAS's Q, rotated by the attention, took cases 0 and 2
+// 0.976-0.983x, 26.0 against our fused epilogue's 32.5 us with 4.6-5.2 us more attention; v12 had found them level
+// there with a separate rotation pass), K/V at 392 vision rows (v14c: the
+// batched GEMM level with ours in the suite, slower in the parts bench; from 784 rows it took cases 0 and 2
+// 0.89-0.91x), O at 256 rows (25.3 against 25.8 us, p14).
+inline constexpr std::int64_t kCublasQProjectionMinRows = 512;  // B * Lq
 inline constexpr std::int64_t kCublasKvProjectionMinRows = 784;  // B * Lv
 inline constexpr std::int64_t kCublasOProjectionMinRows = 512;    // B * Lq
 
