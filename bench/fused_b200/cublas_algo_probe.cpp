@@ -31,7 +31,9 @@ constexpr std::int64_t kOut = vlb::ModelDims::kKvProjDim;
 constexpr std::int64_t kIn = vlb::ModelDims::kHidden;
 
 void check(cublasStatus_t status, const char* call) {
-  if (status != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string(call) + ": " + cublasGetStatusString(status));
+  if (status != CUBLAS_STATUS_SUCCESS) {
+    throw std::runtime_error(std::string(call) + ": " + cublasGetStatusString(status));
+  }
 }
 
 // Seeded values in [-scale, scale), filled on the host (the probe's own few hundred MB at most).
@@ -84,6 +86,15 @@ struct Form {
       set(CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, &bias_stride, sizeof(bias_stride));
     }
   }
+  ~Form() {
+    for (cublasLtMatrixLayout_t layout : {output, activations, weight}) {
+      if (layout != nullptr) (void)cublasLtMatrixLayoutDestroy(layout);
+    }
+    if (operation != nullptr) (void)cublasLtMatmulDescDestroy(operation);
+  }
+  Form(const Form&) = delete;
+  Form& operator=(const Form&) = delete;
+
   void set(cublasLtMatmulDescAttributes_t attribute, const void* value, std::size_t bytes) {
     check(cublasLtMatmulDescSetAttribute(operation, attribute, value, bytes), "cublasLtMatmulDescSetAttribute");
   }

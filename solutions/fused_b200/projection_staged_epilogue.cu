@@ -142,7 +142,7 @@ struct TileParams {
   StagedGroup group;
 };
 
-// Rows a tile holds, and (row, slot) units per thread: both whole (tiled_rows_fit).
+// Rows a tile holds (takes_tiles keeps them a whole multiple of 4, so that the (row, slot) units split evenly).
 __host__ __device__ constexpr int tile_rows(std::int64_t columns) {
   return static_cast<int>(kTileBytes / (columns * static_cast<std::int64_t>(sizeof(__nv_bfloat16))));
 }
@@ -254,9 +254,11 @@ constexpr std::int64_t kTiledMinRows = 16384;
 
 bool takes_tiles(const bf16* staged, const ProjectionShape& shape, const ProjectionOutput* outputs) {
   const std::int64_t bytes = shape.out_features * static_cast<std::int64_t>(sizeof(bf16));
-  return shape.rows >= kTiledMinRows && shape.groups == 1 && shape.out_features % kHeadDim == 0 && kTileBytes % bytes == 0 &&
-         tile_rows(shape.out_features) % 4 == 0 && tile_rows(shape.out_features) * kRotarySlots <=
-         kMaxUnitsPerThread * kTileThreads && aligned_16(staged) && aligned_16(outputs[0].output);
+  const bool whole_tiles = shape.out_features % kHeadDim == 0 && kTileBytes % bytes == 0 &&
+                           tile_rows(shape.out_features) % 4 == 0 &&
+                           tile_rows(shape.out_features) * kRotarySlots <= kMaxUnitsPerThread * kTileThreads;
+  return shape.rows >= kTiledMinRows && shape.groups == 1 && whole_tiles && aligned_16(staged) &&
+         aligned_16(outputs[0].output);
 }
 
 void launch_tiles(const bf16* staged, const ProjectionShape& shape, const ProjectionOutput& output, cudaStream_t stream,

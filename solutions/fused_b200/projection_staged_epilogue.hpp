@@ -25,8 +25,8 @@ void launch_staged_epilogue(const bf16* staged, const ProjectionShape& shape, co
 
 // The kernel launch_staged_epilogue runs for bf16 values: kTiles (a block's rows staged in shared memory with
 // coalesced 16-byte accesses: K's pass after cuBLAS from 16384 rows, v18) for one group whose values and output are
-// 16-byte aligned; kSlotWalk (a thread per rotary slot of a row, walking its heads in global memory) otherwise, and always for fp32
-// accumulators. Both give the same bits.
+// 16-byte aligned; kSlotWalk (a thread per rotary slot of a row, walking its heads in global memory) otherwise, and
+// always for fp32 accumulators. Both give the same bits.
 enum class StagedEpilogueKernel { kSlotWalk, kTiles };
 StagedEpilogueKernel staged_epilogue_kernel_for(const bf16* staged, const ProjectionShape& shape,
                                                 const ProjectionOutput* outputs);
