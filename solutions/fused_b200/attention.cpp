@@ -6,15 +6,11 @@
 
 #include "harness/core/cuda_check.hpp"
 #include "harness/core/errors.hpp"
+#include "solutions/fused_b200/alignment.hpp"
 #include "solutions/fused_b200/attention_kernels.hpp"
 #include "solutions/fused_b200/kernel_architecture.hpp"
 
 namespace vlb::fused_b200 {
-namespace {
-
-bool aligned_16(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0; }
-
-}  // namespace
 
 void check_attention_shape(const AttentionShape& shape) {
   // TMA coordinates are 32-bit: tokens and batch must fit.

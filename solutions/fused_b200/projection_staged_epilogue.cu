@@ -15,6 +15,7 @@
 
 #include "harness/core/cuda_check.hpp"
 #include "harness/core/errors.hpp"
+#include "solutions/fused_b200/alignment.hpp"
 #include "solutions/fused_b200/epilogue_math.hpp"
 
 namespace vlb::fused_b200 {
@@ -242,8 +243,6 @@ TileKernel tiled_kernel(RopeKind rope) {
     default: return tiled_epilogue_kernel<RopeKind::kNone>;
   }
 }
-
-bool aligned_16(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0; }
 
 // The tiled kernel takes bf16 values of one group, 16-byte aligned, whose rows fill its tile in whole multiples of 4
 // (1024 to 8192 columns: every projection's), from kTiledMinRows rows. K's pass, v18: 33.8 against the slot walk's
