@@ -155,6 +155,8 @@ enum class AttentionBarrier : std::uint32_t {
   kMmaWarpGroup0 = 1,    // kMmaWarpGroup0 + w: warpgroup w may issue its GEMMs (the two take turns)
   kEpilogue0 = 3,        // kEpilogue0 + w: warpgroup w's output staging
   kSplit0 = 5,           // kSplit0 + w: warpgroup w's partial written, or its peers' partials published to it
+  kFirstQueryRotated = 7,  // the CTA's first Q, rotated by the rotating and the consumer warps together
+                           // (7 + CUTLASS's 8 reserved ids: 15, the last of the 16 hardware barriers)
 };
 
 CUTE_DEVICE void named_barrier_sync(int threads, AttentionBarrier barrier, int offset = 0) {

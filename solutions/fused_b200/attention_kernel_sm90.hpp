@@ -81,7 +81,9 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
     for (const AttentionStep step : AttentionTileScheduler<kSplitLastWave>(params.walk, blockIdx.x, gridDim.x)) {
       // With Q's RoPE in the kernel, the producer warpgroup's other warps publish Q once they have rotated it.
       const QueryStage stage = Config::query_stage(step.iteration);
-      if (params.q_positions != nullptr) {
+      if (params.q_positions != nullptr && step.iteration == 0) {
+        Mainloop::rotate_first_query_with_consumers(params, storage, thread);
+      } else if (params.q_positions != nullptr) {
         storage.q_rotated[stage.index].wait(stage.phase);
       } else {
         storage.q_full[stage.index].wait(stage.phase);

@@ -206,21 +206,47 @@ struct AttentionMainloop {
   // their 40 registers spilled.
   CUTE_DEVICE static void rotate_queries(const AttentionParams& params, SharedStorage& storage) {
     const int thread = static_cast<int>(threadIdx.x) - 32;  // 0 .. kQueryRopeThreads - 1
-    for (int iteration = 0;; ++iteration) {
+    rotate_first_query(params, storage, thread);
+    named_barrier_arrive(kFirstQueryRotators, AttentionBarrier::kFirstQueryRotated);
+    storage.q_rotated[0].arrive();  // the stage's phase completes as for every later tile
+    for (int iteration = 1;; ++iteration) {
       const QueryStage stage = Config::query_stage(iteration);
       storage.q_full[stage.index].wait(stage.phase);
       const int token_block = storage.q_token_block[stage.index];
       if (token_block < 0) return;
-      const std::int64_t tokens_left = params.lang_seq - static_cast<std::int64_t>(token_block) * kTokensPerTile;
-      const int tokens = static_cast<int>(min(static_cast<std::int64_t>(kTokensPerTile), tokens_left));
-      // One copy of the loop per arithmetic: with the choice inside it, the loop spilled.
-      if (params.q_rope_arithmetic == RopeArithmetic::kReferenceBf16) {
-        rotate_query<RopeArithmetic::kReferenceBf16>(storage, stage.index, tokens, thread);
-      } else {
-        rotate_query<RopeArithmetic::kFp32>(storage, stage.index, tokens, thread);
-      }
+      rotate_query_stage<Config::kQueryRopeThreads>(params, storage, stage.index, token_block, thread);
       cutlass::arch::fence_view_async_shared();  // the stores, visible to wgmma's reads through the async proxy
       storage.q_rotated[stage.index].arrive();
+    }
+  }
+
+  // The CTA's first tile has nothing to hide its rotation under: the consumers would only wait for it. So all the
+  // warps that can rotate it do (the three rotating warps and the eight consumer warps: 3 tokens a thread instead of
+  // 11, v20), and meet at a named barrier; later tiles are rotated by the three warps while the consumers compute.
+  static constexpr int kFirstQueryRotators = Config::kQueryRopeThreads + Config::kConsumerThreads;
+  // `thread`: 0 .. kQueryRopeThreads - 1 for the rotating warps, kQueryRopeThreads + the consumer's index after.
+  CUTE_DEVICE static void rotate_first_query(const AttentionParams& params, SharedStorage& storage, int thread) {
+    storage.q_full[0].wait(0);
+    rotate_query_stage<kFirstQueryRotators>(params, storage, 0, storage.q_token_block[0], thread);
+    cutlass::arch::fence_view_async_shared();
+  }
+  // The consumers' part: their share of the first tile's rotation, then the wait for everyone's.
+  CUTE_DEVICE static void rotate_first_query_with_consumers(const AttentionParams& params, SharedStorage& storage,
+                                                            int consumer_thread) {
+    rotate_first_query(params, storage, Config::kQueryRopeThreads + consumer_thread);
+    named_barrier_sync(kFirstQueryRotators, AttentionBarrier::kFirstQueryRotated);
+  }
+
+  template <int kThreads>
+  CUTE_DEVICE static void rotate_query_stage(const AttentionParams& params, SharedStorage& storage, int stage,
+                                             int token_block, int thread) {
+    const std::int64_t tokens_left = params.lang_seq - static_cast<std::int64_t>(token_block) * kTokensPerTile;
+    const int tokens = static_cast<int>(min(static_cast<std::int64_t>(kTokensPerTile), tokens_left));
+    // One copy of the loop per arithmetic: with the choice inside it, the loop spilled.
+    if (params.q_rope_arithmetic == RopeArithmetic::kReferenceBf16) {
+      rotate_query<RopeArithmetic::kReferenceBf16, kThreads>(storage, stage, tokens, thread);
+    } else {
+      rotate_query<RopeArithmetic::kFp32, kThreads>(storage, stage, tokens, thread);
     }
   }
 
@@ -231,12 +257,12 @@ struct AttentionMainloop {
   // 128-byte row, one bank each. The token loop stays rolled (unrolled, it spilled: the consumers' registers in v13c);
   // the heads are unrolled, four independent load-rotate-store chains: rolled, the rotation outlasted the shortest
   // tiles (NOTES.md, v17 form c).
-  template <RopeArithmetic kArithmetic>
+  template <RopeArithmetic kArithmetic, int kThreads>
   CUTE_DEVICE static void rotate_query(SharedStorage& storage, int stage, int tokens, int thread) {
     constexpr int kSlotPairs = kRotarySlots / 2;
-    constexpr int kTokenGroups = Config::kQueryRopeThreads / kSlotPairs;
+    constexpr int kTokenGroups = kThreads / kSlotPairs;
     constexpr int kTokensPerThread = (kTokensPerTile + kTokenGroups - 1) / kTokenGroups;
-    static_assert(kTokenGroups * kSlotPairs == Config::kQueryRopeThreads, "whole warps, one slot pair per lane");
+    static_assert(kTokenGroups * kSlotPairs == kThreads, "whole warps, one slot pair per lane");
     const RotaryPair even = language_slot_pair(2 * (thread % kSlotPairs));
     const RotaryPair odd = language_slot_pair(2 * (thread % kSlotPairs) + 1);  // even's neighbour, column for column
     const float even_frequency = rope_inv_freq(even.freq_index, even.width);
