@@ -5,8 +5,10 @@
 // (as vlbench times), median of --iterations calls. Prints one JSON line per (rows, form, candidate): its rank in the
 // heuristic's order, its configuration (tile, stages, split-K, swizzle, cluster ids: cublasLt.h's enums), the
 // heuristic's wavesCount and the median microseconds. Whether fused_b200's first pick (rank 0) is the fastest
-// candidate is what it answers (NOTES.md, v18).
-//   fused_b200_cublas_algo_probe --rows 1568,3136 --candidates 12
+// candidate is what it answers (NOTES.md, v18). With --split-k, each candidate is timed again with each of those
+// split-K counts set on it (fp32 partials in the workspace, CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE), where
+// cublasLtMatmulAlgoCheck accepts it: whether a split fills the thin wave the heuristic's picks leave (NOTES.md, v21).
+//   fused_b200_cublas_algo_probe --rows 1568,3136 --candidates 12 --split-k 2,3,4
 #include <cublasLt.h>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -116,8 +118,12 @@ std::uint64_t config(const cublasLtMatmulAlgo_t& algo, cublasLtMatmulAlgoConfigA
 int main(int argc, char** argv) {
   CLI::App app{"cuBLASLt's candidate algorithms for fused_b200's K/V projection, each timed"};
   std::vector<std::int64_t> row_counts{1568, 784, 3136};
+  std::vector<int> split_counts;
   int candidates = 12, iterations = 30;
   app.add_option("--rows", row_counts, "vision rows (B * Lv)")->delimiter(',');
+  app.add_option("--split-k", split_counts, "split-K counts to try on every candidate as well")
+      ->delimiter(',')
+      ->check(CLI::Range(2, 64));
   app.add_option("--candidates", candidates, "heuristic results to time per form")->check(CLI::Range(1, 64));
   app.add_option("--iterations", iterations, "timed calls per candidate")->check(CLI::Range(1, 1000));
   CLI11_PARSE(app, argc, argv);
@@ -145,20 +151,8 @@ int main(int argc, char** argv) {
   for (const std::int64_t rows : row_counts) {
     for (const bool batched : {true, false}) {
       Form form(rows, batched ? kOut : 2 * kOut, batched, biases);
-      cublasLtMatmulPreference_t preference = nullptr;
-      check(cublasLtMatmulPreferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
-      const std::uint64_t limit = workspace_bytes;
-      check(cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &limit,
-                                                 sizeof(limit)),
-            "cublasLtMatmulPreferenceSetAttribute");
-      std::vector<cublasLtMatmulHeuristicResult_t> results(static_cast<std::size_t>(candidates));
-      int found = 0;
-      check(cublasLtMatmulAlgoGetHeuristic(handle, form.operation, form.weight, form.activations, form.output,
-                                           form.output, preference, candidates, results.data(), &found),
-            "cublasLtMatmulAlgoGetHeuristic");
-      (void)cublasLtMatmulPreferenceDestroy(preference);
-      for (int rank = 0; rank < found; ++rank) {
-        const cublasLtMatmulAlgo_t& algo = results[static_cast<std::size_t>(rank)].algo;
+      // Times one algorithm on this form and prints its line: configuration (cublasLt.h's enums) and median.
+      auto time_candidate = [&](nlohmann::json& line, const cublasLtMatmulAlgo_t& algo) {
         const float one = 1.0f, zero = 0.0f;
         auto call = [&] {
           return cublasLtMatmul(handle, form.operation, &one, weights, form.weight, activations, form.activations,
@@ -177,25 +171,66 @@ int main(int argc, char** argv) {
           VLB_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
           if (i >= 5) samples.push_back(1000.0f * ms);
         }
-        nlohmann::json line = {{"rows", rows},
-                               {"form", batched ? "pair" : "concatenated"},
-                               {"rank", rank},
-                               {"algo_id", config(algo, CUBLASLT_ALGO_CONFIG_ID)},
-                               {"tile", config(algo, CUBLASLT_ALGO_CONFIG_TILE_ID)},
-                               {"stages", config(algo, CUBLASLT_ALGO_CONFIG_STAGES_ID)},
-                               {"split_k", config(algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM)},
-                               {"reduction", config(algo, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME)},
-                               {"swizzle", config(algo, CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING)},
-                               {"custom", config(algo, CUBLASLT_ALGO_CONFIG_CUSTOM_OPTION)},
-                               {"cluster", config(algo, CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID)},
-                               {"waves", results[static_cast<std::size_t>(rank)].wavesCount},
-                               {"ok", ok}};
+        line["algo_id"] = config(algo, CUBLASLT_ALGO_CONFIG_ID);
+        line["tile"] = config(algo, CUBLASLT_ALGO_CONFIG_TILE_ID);
+        line["stages"] = config(algo, CUBLASLT_ALGO_CONFIG_STAGES_ID);
+        line["split_k"] = config(algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM);
+        line["reduction"] = config(algo, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME);
+        line["swizzle"] = config(algo, CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING);
+        line["custom"] = config(algo, CUBLASLT_ALGO_CONFIG_CUSTOM_OPTION);
+        line["cluster"] = config(algo, CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID);
+        line["ok"] = ok;
         if (ok) {
           std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
           line["median_us"] = samples[samples.size() / 2];
         }
         std::printf("%s\n", line.dump().c_str());
         std::fflush(stdout);
+      };
+      cublasLtMatmulPreference_t preference = nullptr;
+      check(cublasLtMatmulPreferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
+      const std::uint64_t limit = workspace_bytes;
+      check(cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &limit,
+                                                 sizeof(limit)),
+            "cublasLtMatmulPreferenceSetAttribute");
+      std::vector<cublasLtMatmulHeuristicResult_t> results(static_cast<std::size_t>(candidates));
+      int found = 0;
+      check(cublasLtMatmulAlgoGetHeuristic(handle, form.operation, form.weight, form.activations, form.output,
+                                           form.output, preference, candidates, results.data(), &found),
+            "cublasLtMatmulAlgoGetHeuristic");
+      (void)cublasLtMatmulPreferenceDestroy(preference);
+      for (int rank = 0; rank < found; ++rank) {
+        const cublasLtMatmulHeuristicResult_t& result = results[static_cast<std::size_t>(rank)];
+        std::vector<int> splits{1};
+        splits.insert(splits.end(), split_counts.begin(), split_counts.end());
+        for (const int split : splits) {
+          cublasLtMatmulAlgo_t algo = result.algo;
+          nlohmann::json line = {{"rows", rows}, {"form", batched ? "pair" : "concatenated"}, {"rank", rank},
+                                 {"waves", result.wavesCount}};
+          if (split > 1) {
+            const std::int32_t count = split;
+            const std::uint32_t reduction = CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE;
+            cublasLtMatmulHeuristicResult_t checked{};
+            const bool accepted =
+                cublasLtMatmulAlgoConfigSetAttribute(&algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &count,
+                                                     sizeof(count)) == CUBLAS_STATUS_SUCCESS &&
+                cublasLtMatmulAlgoConfigSetAttribute(&algo, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME, &reduction,
+                                                     sizeof(reduction)) == CUBLAS_STATUS_SUCCESS &&
+                cublasLtMatmulAlgoCheck(handle, form.operation, form.weight, form.activations, form.output,
+                                        form.output, &algo, &checked) == CUBLAS_STATUS_SUCCESS &&
+                checked.workspaceSize <= workspace_bytes;
+            if (!accepted) {
+              line["split_k"] = split;
+              line["ok"] = false;
+              line["rejected"] = "cublasLtMatmulAlgoCheck";
+              line["workspace_bytes"] = checked.workspaceSize;
+              std::printf("%s\n", line.dump().c_str());
+              continue;
+            }
+            line["workspace_bytes"] = checked.workspaceSize;
+          }
+          time_candidate(line, algo);
+        }
       }
     }
   }
