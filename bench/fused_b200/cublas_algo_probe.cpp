@@ -7,7 +7,7 @@
 // heuristic's wavesCount and the median microseconds. Whether fused_b200's first pick (rank 0) is the fastest
 // candidate is what it answers (NOTES.md, v18). With --split-k, each candidate is timed again with each of those
 // split-K counts set on it (fp32 partials in the workspace, CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE), where
-// cublasLtMatmulAlgoCheck accepts it: whether a split fills the thin wave the heuristic's picks leave (NOTES.md, v21).
+// cublasLtMatmulAlgoCheck accepts it: whether a split fills the thin wave the heuristic's picks leave (NOTES.md, v20).
 //   fused_b200_cublas_algo_probe --rows 1568,3136 --candidates 12 --split-k 2,3,4
 #include <cublasLt.h>
 #include <cuda_bf16.h>
