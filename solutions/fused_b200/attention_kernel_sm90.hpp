@@ -79,7 +79,8 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
         cute::partition_fragment_C(mma_pv, cute::Shape<cute::Int<Config::kBlockM>, cute::Int<Config::kHeadDim>>{});
     Mainloop::start_consumers(thread / 128);
     for (const AttentionStep step : AttentionTileScheduler<kSplitLastWave>(params.walk, blockIdx.x, gridDim.x)) {
-      // With Q's RoPE in the kernel, the producer warpgroup's other warps publish Q once they have rotated it.
+      // With Q's RoPE in the kernel, the producer warpgroup's other warps publish Q once they have rotated it; the
+      // CTA's first tile the consumers rotate with them (v20).
       const QueryStage stage = Config::query_stage(step.iteration);
       if (params.q_positions != nullptr && step.iteration == 0) {
         Mainloop::rotate_first_query_with_consumers(params, storage, thread);

@@ -250,10 +250,11 @@ struct AttentionMainloop {
     }
   }
 
-  // One tile's Q in Q stage `stage` (its first `tokens` tokens) rotated in shared memory, from the positions the
-  // producer staged beside it. A tile row is head + 4 * token (the TMA box's order), and a token's angles are the same
-  // for its 4 heads. Thread t takes the adjacent rotary slots 2 (t % 32) and 2 (t % 32) + 1 of a third of the tokens,
-  // each token's 4 heads: one 4-byte load and store per half-row for two pairs, and a warp's 32 threads cover one
+  // One tile's Q in Q stage `stage` (its first `tokens` tokens) rotated in shared memory by kThreads threads, from the
+  // positions the producer staged beside it. A tile row is head + 4 * token (the TMA box's order), and a token's
+  // angles are the same for its 4 heads. Thread t takes the adjacent rotary slots 2 (t % 32) and 2 (t % 32) + 1 of
+  // its warp's share of the tokens (11 tokens with 3 warps, 3 with 11), each token's 4 heads: one 4-byte load and
+  // store per half-row for two pairs, and a warp's 32 threads cover one
   // 128-byte row, one bank each. The token loop stays rolled (unrolled, it spilled: the consumers' registers in v13c);
   // the heads are unrolled, four independent load-rotate-store chains: rolled, the rotation outlasted the shortest
   // tiles (NOTES.md, v17 form c).
