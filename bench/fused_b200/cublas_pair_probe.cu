@@ -80,8 +80,9 @@ int main(int argc, char** argv) {
   app.add_option("--rows", rows, "vision rows (M)")->check(CLI::PositiveNumber);
   app.add_option("--weight-stride", weight_stride, "elements from the first weight to the second")
       ->check(CLI::Range(kOut * kIn, std::int64_t{1} << 40));
-  app.add_option("--bias-stride", bias_stride, "elements from the first bias to the second")
-      ->check(CLI::Range(kOut, std::int64_t{1} << 40));
+  app.add_option("--bias-stride", bias_stride,
+                 "elements from the first bias to the second; negative: the second lies below the first")
+      ->check(CLI::Range(-(std::int64_t{1} << 40), std::int64_t{1} << 40));
   app.add_option("--out-stride", out_stride, "elements from the first output to the second (default: adjacent)");
   std::int64_t weight_offset = 0, out_offset = 0;
   app.add_option("--weight-offset", weight_offset, "elements from the allocation's start to the first weight")
@@ -90,13 +91,21 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   CLI11_PARSE(app, argc, argv);
   if (out_stride < rows * kOut) out_stride = rows * kOut;
+  if (bias_stride > -kOut && bias_stride < kOut) {
+    std::fprintf(stderr, "--bias-stride: the two biases of %lld elements may not overlap\n",
+                 static_cast<long long>(kOut));
+    return 2;
+  }
 
   nlohmann::json line = {{"rows", rows}, {"weight_stride", weight_stride}, {"bias_stride", bias_stride},
                          {"out_stride", out_stride}, {"weight_offset", weight_offset}, {"out_offset", out_offset}};
   try {
     bf16* activations = allocate_nan(rows * kIn);
     bf16* weights = allocate_nan(weight_offset + weight_stride + kOut * kIn) + weight_offset;
-    bf16* biases = allocate_nan(bias_stride + kOut);
+    // The lower of the two biases at the allocation's start, the first one |stride| above it where the stride is
+    // negative.
+    const std::int64_t bias_span = (bias_stride < 0 ? -bias_stride : bias_stride) + kOut;
+    bf16* biases = allocate_nan(bias_span) + (bias_stride < 0 ? -bias_stride : 0);
     bf16* outs = allocate_nan(out_offset + out_stride + rows * kOut) + out_offset;
     bf16* single = allocate_nan(2 * rows * kOut);
     fill(activations, rows * kIn, 1, 1.0f);
