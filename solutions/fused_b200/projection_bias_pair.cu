@@ -16,13 +16,17 @@ __global__ void bias_pair_kernel(const __nv_bfloat16* first, const __nv_bfloat16
   for (int i = threadIdx.x; i < 2 * kBiasElements; i += kThreads) {
     pair[i] = i < kBiasElements ? first[i] : second[i - kBiasElements];
   }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // A programmatic launch may have started before the kernel before it ended: end after it (at once otherwise).
+  cudaGridDependencySynchronize();
+#endif
 }
 
 }  // namespace
 
-void launch_bias_pair(const bf16* first, const bf16* second, bf16* pair, cudaStream_t stream) {
-  bias_pair_kernel<<<1, kThreads, 0, stream>>>(first, second, pair);
-  VLB_CHECK_LAUNCH();
+void launch_bias_pair(const bf16* first, const bf16* second, bf16* pair, cudaStream_t stream, LaunchOrder order) {
+  const OrderedLaunchConfig launch(dim3(1), dim3(kThreads), 0, stream, order);
+  VLB_CUDA_CHECK(cudaLaunchKernelEx(launch.get(), bias_pair_kernel, first, second, pair));
 }
 
 }  // namespace vlb::fused_b200

@@ -218,7 +218,8 @@ KvGemms CublasProjections::project_kv(const bf16* vision_hidden, std::int64_t ro
     const bf16* const paired[2] = {bias_pair, bias_pair + ModelDims::kKvProjDim};
     strides = batched_pair_strides({first.weight, second.weight}, paired, {first.out, second.out});
     if (strides) {
-      launch_bias_pair(first.bias, second.bias, bias_pair, stream);
+      // In the fused operation's order, its launch overlaps the end of Q's GEMM (v23).
+      launch_bias_pair(first.bias, second.bias, bias_pair, stream, rotation_order);
       first.bias = bias_pair;
       ran = KvGemms::kBatchedWithBiasPair;
     }

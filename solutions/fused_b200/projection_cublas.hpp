@@ -125,7 +125,8 @@ class CublasProjections {
   // (kv_batch_starts_with_v); its biases are copied into `bias_pair` (room for 2 x 1024) where they are not a stride
   // apart in that order. Two GEMMs otherwise. Returns which of these it enqueued. K's RoPE pass starts
   // `rotation_order` after the GEMMs (kOverlapPrevious: its launch overlaps their end; vision_grid_thw must then have
-  // been written before they started).
+  // been written before they started), and so does the biases' copy after the kernel before it (the biases must then
+  // have been written before that kernel started).
   KvGemms project_kv(const bf16* vision_hidden, std::int64_t rows, const bf16* k_weight, const bf16* k_bias,
                      const bf16* v_weight, const bf16* v_bias, const std::int64_t* vision_grid_thw, bf16* k_out,
                      bf16* v_out, bf16* bias_pair, Workspace workspace, cudaStream_t stream,
