@@ -70,7 +70,6 @@ struct StageOperands {
   DeviceBuffer v_out;
   DeviceBuffer kv_weights;  // [Wk; Wv] concatenated once, untimed: the layout a single cuBLAS K/V GEMM needs
   DeviceBuffer kv_out;      // [rows, 2048]
-  DeviceBuffer kv_bias_pair{2 * ModelDims::kKvProjDim * sizeof(bf16)};
   DeviceBuffer workspace;
   DeviceBuffer stock_workspace{kStockWorkspaceBytes};
   DeviceBuffer stock_reference;  // cuBLAS's result of the stock kernels' GEMM, to check them against
@@ -160,8 +159,8 @@ void cublas_path_stage(const StageShape& shape, StageOperands& ops, const Cublas
     case Stage::kKv: {
       const ProjectionOutput& second = launch.outputs[1];
       projections.project_kv(launch.activations, shape.rows, first.weight, first.bias, second.weight, second.bias,
-                             first.positions, first.output, second.output, ops.kv_bias_pair.as<bf16>(), workspace,
-                             stream, RopeArithmetic::kReferenceBf16);
+                             first.positions, first.output, second.output, workspace, stream,
+                             RopeArithmetic::kReferenceBf16);
       break;
     }
     case Stage::kO: projections.project_o(launch.activations, shape.rows, first.weight, first.output, workspace,

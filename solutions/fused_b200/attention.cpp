@@ -66,6 +66,9 @@ void launch_attention(const AttentionTensors& tensors, const AttentionShape& sha
       if (tensors.q_rope.positions != nullptr) {
         throw UsageError("fused_b200 attention: the sm100 kernel takes Q with its RoPE applied; rotate Q first");
       }
+      if (tensors.biases.v != nullptr) {
+        throw UsageError("fused_b200 attention: the sm100 kernel takes V with its bias added; add it in V's GEMM");
+      }
       sm100::launch_attention(tensors, shape, sm_count, stream);
       return;
 #endif

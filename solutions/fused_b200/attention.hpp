@@ -29,12 +29,20 @@ struct AttentionQueryRope {
   RopeArithmetic arithmetic = RopeArithmetic::kFp32;
 };
 
+// A bias the V projection left out of V (CublasProjections::project_kv, KvGemms::kBatchedBiasesAfter), added to the
+// normalized output instead: each row of softmax(S) sums to one, so P (V + 1 bvᵀ) / l = P V / l + bvᵀ, each query
+// head taking its KV head's 128 values. Hopper only (v24).
+struct AttentionBiases {
+  const __nv_bfloat16* v = nullptr;  // [1024] (kv_head * 128 + dim); nullptr: V carries its bias
+};
+
 struct AttentionTensors {
   const __nv_bfloat16* q = nullptr;
   const __nv_bfloat16* k = nullptr;
   const __nv_bfloat16* v = nullptr;
   __nv_bfloat16* out = nullptr;
   AttentionQueryRope q_rope;
+  AttentionBiases biases;
 };
 
 // Room for the last wave split across the KV range (AttentionSplit, attention_schedule.hpp; Hopper): the pieces'
@@ -55,10 +63,11 @@ std::size_t attention_split_workspace_bytes(const AttentionShape& shape, int sm_
 void clear_attention_split(const AttentionSplitWorkspace& workspace, const AttentionShape& shape, int sm_count,
                            cudaStream_t stream);
 
-// Throws UsageError for an empty or oversized shape, misaligned pointers or a split workspace smaller than
-// attention_split_workspace_bytes, or for q_rope on Blackwell (its kernel takes Q rotated: BLACKWELL.md), SystemError
-// where no kernel was built for the device. Enqueues one launch on `stream`. The kernel reads Q, K and V only after
-// the previous kernel on the stream has finished, whatever `order` (launch_order.hpp).
+// Throws UsageError for an empty or oversized shape, misaligned pointers, a split workspace smaller than
+// attention_split_workspace_bytes, or for q_rope or V's bias on Blackwell (its kernel takes Q rotated and V with its
+// bias: BLACKWELL.md), SystemError where no kernel was built for the device. Enqueues one launch on
+// `stream`. The kernel reads Q, K and V only after the previous kernel on the stream has finished, whatever `order`
+// (launch_order.hpp).
 void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count, cudaStream_t stream,
                       LaunchOrder order = LaunchOrder::kAfterPrevious, const AttentionSplitWorkspace& split = {});
 

@@ -7,6 +7,7 @@
 // two consumer warpgroups, each owning 64 of the tile's 128 query rows (FlashAttention-3's forward layout for head_dim
 // 128). K and V tiles stream through kStages-deep TMA pipelines.
 #include <cuda.h>
+#include <cuda_bf16.h>
 
 #include <cute/tensor.hpp>
 #include <cutlass/arch/barrier.h>
@@ -145,6 +146,8 @@ struct AttentionParams {
   const std::int64_t* q_positions = nullptr;
   std::int64_t lang_seq = 0;
   RopeArithmetic q_rope_arithmetic = RopeArithmetic::kFp32;
+  // V's bias, added to the normalized output (AttentionBiases), or nullptr where V carries it.
+  const __nv_bfloat16* v_bias = nullptr;
   // The split last wave's partials and flags (attention_split_sm90.hpp), where walk.split is active.
   float* split_partials = nullptr;
   unsigned* split_flags = nullptr;

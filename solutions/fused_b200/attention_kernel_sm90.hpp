@@ -90,6 +90,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
         storage.q_full[stage.index].wait(stage.phase);
       }
       typename Mainloop::Softmax softmax;
+      Mainloop::prefetch_value_bias(params, step.tile, thread);
       if constexpr (kSplitLastWave) {
         Mainloop::consume(params, storage, k_pipeline, v_pipeline, k_read, v_read, thread, step, softmax,
                           output_fragment);
@@ -103,6 +104,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
                                                 step, softmax, output_fragment);
       }
       Mainloop::normalize(softmax, output_fragment);
+      Mainloop::add_value_bias(params, step.tile, thread, output_fragment);
       Epilogue::store(params, storage, step.tile, thread, output_fragment);
     }
     Epilogue::drain(thread);

@@ -446,6 +446,38 @@ struct AttentionMainloop {
     softmax.inverse_sums(inverse_sum);
     scale_rows(output, inverse_sum);
   }
+
+  // V's bias, where V's GEMM left it out (AttentionBiases): its tile's 256 bytes asked into L1 when the tile starts,
+  // so that add_value_bias's loads after the last P V need not wait on L2 (with it, the bias costs case 8's attention
+  // 0.2-0.4 us; without it was not measured: NOTES.md, v24).
+  CUTE_DEVICE static void prefetch_value_bias(const AttentionParams& params, const AttentionTile& tile, int thread) {
+    constexpr int kLineElements = 128 / sizeof(__nv_bfloat16);
+    if (params.v_bias == nullptr || thread % 128 >= Config::kHeadDim / kLineElements) return;
+    const __nv_bfloat16* line = params.v_bias + tile.kv_head * Config::kHeadDim + thread % 128 * kLineElements;
+    asm volatile("prefetch.global.L1 [%0];" ::"l"(line));
+  }
+
+  // V's bias, where V's GEMM left it out (AttentionBiases), added to the normalized O: every row of the tile takes
+  // its KV head's 128 values, one per column.
+  template <class OutputFragment>
+  CUTE_DEVICE static void add_value_bias(const AttentionParams& params, const AttentionTile& tile, int thread,
+                                         OutputFragment& output_fragment) {
+    using namespace cute;
+    if (params.v_bias == nullptr) return;
+    typename Config::TiledMmaPV mma_pv;
+    Tensor coordinates_fragment = mma_pv.get_thread_slice(thread).partition_C(
+        make_identity_tensor(Shape<Int<Config::kBlockM>, Int<Config::kHeadDim>>{}));
+    Tensor coordinates =
+        make_tensor(coordinates_fragment.data(), accumulator_rows_cols(coordinates_fragment.layout()));
+    Tensor output = make_tensor(output_fragment.data(), accumulator_rows_cols(output_fragment.layout()));
+    const __nv_bfloat16* bias = params.v_bias + tile.kv_head * Config::kHeadDim;
+    CUTE_UNROLL
+    for (int column = 0; column < size<1>(output); ++column) {
+      const float value = __bfloat162float(bias[get<1>(coordinates(0, column))]);
+      CUTE_UNROLL
+      for (int row = 0; row < size<0>(output); ++row) output(row, column) += value;
+    }
+  }
 };
 
 }  // namespace vlb::fused_b200::sm90

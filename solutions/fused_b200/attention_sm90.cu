@@ -58,6 +58,7 @@ AttentionParams make_params(const AttentionTensors& tensors, const AttentionShap
   params.q_positions = tensors.q_rope.positions;
   params.lang_seq = shape.lang_seq;
   params.q_rope_arithmetic = tensors.q_rope.arithmetic;
+  params.v_bias = tensors.biases.v;
   return params;
 }
 

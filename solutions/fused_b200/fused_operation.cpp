@@ -31,13 +31,16 @@ std::size_t o_projection_workspace(std::int64_t rows, int sm_count, KernelArchit
                                                     : o_projection_workspace_bytes(rows, sm_count);
 }
 
+// Where the K/V biases go when K and V run as one batched cuBLAS GEMM (KvBiasPlacement, NOTES.md v24).
+constexpr KvBiasPlacement kKvBiasPlacement = KvBiasPlacement::kGemmWherePossible;
+
 AttentionShape attention_shape(const ProblemShape& shape) {
   return AttentionShape{shape.batch, shape.lang_seq, shape.vision_seq};
 }
 
 // One device query per call (carve runs inside every run()), not one per projection.
 struct WorkspaceSizes {
-  std::size_t q, kv, attention, q_and_o_gemm, kv_gemm, kv_bias_pair, attention_split;
+  std::size_t q, kv, attention, q_and_o_gemm, kv_gemm, attention_split;
 
   WorkspaceSizes(const ProblemShape& shape, int sm_count,
                  KernelArchitecture architecture = current_kernel_architecture())
@@ -47,11 +50,10 @@ struct WorkspaceSizes {
         q_and_o_gemm(aligned(std::max(q_projection_workspace(shape.lang_rows(), sm_count, architecture),
                                       o_projection_workspace(shape.lang_rows(), sm_count, architecture)))),
         kv_gemm(aligned(kv_projection_workspace(shape.vision_rows(), sm_count, architecture))),
-        kv_bias_pair(aligned(sizeof(bf16) * 2 * ModelDims::kKvProjDim)),
         attention_split(aligned(attention_split_workspace_bytes(attention_shape(shape), sm_count, architecture))) {}
 
   std::size_t total() const {
-    return q + 2 * kv + attention + q_and_o_gemm + kv_gemm + kv_bias_pair + attention_split;
+    return q + 2 * kv + attention + q_and_o_gemm + kv_gemm + attention_split;
   }
 };
 
@@ -92,7 +94,6 @@ FusedWorkspace FusedWorkspace::carve(void* base, std::size_t bytes, const Proble
   workspace.attention = reinterpret_cast<bf16*>(take(sizes.attention));
   workspace.q_and_o_gemm = Workspace{take(sizes.q_and_o_gemm), sizes.q_and_o_gemm};
   workspace.kv_gemm = Workspace{take(sizes.kv_gemm), sizes.kv_gemm};
-  workspace.kv_bias_pair = reinterpret_cast<bf16*>(take(sizes.kv_bias_pair));
   if (sizes.attention_split > 0) workspace.attention_split = AttentionSplitWorkspace{take(sizes.attention_split),
                                                                                      sizes.attention_split};
   return workspace;
@@ -127,10 +128,13 @@ void FusedOperation::run(const FusionArgs& args, const StageEvents* events) cons
                         stream, numerics_.rope);
   }
   mark(FusedStage::kProjectQ);
+  AttentionBiases attention_biases;
   if (kv_projection_on_cublas(shape.vision_rows(), architecture)) {
-    cublas_.project_kv(in.vision_hidden_states.data, shape.vision_rows(), in.k_proj_weight.data, in.k_proj_bias.data,
-                       in.v_proj_weight.data, in.v_proj_bias.data, in.vision_grid_thw.data, ws.k, ws.v,
-                       ws.kv_bias_pair, ws.kv_gemm, stream, numerics_.rope, later);
+    const KvGemms kv = cublas_.project_kv(in.vision_hidden_states.data, shape.vision_rows(), in.k_proj_weight.data,
+                                          in.k_proj_bias.data, in.v_proj_weight.data, in.v_proj_bias.data,
+                                          in.vision_grid_thw.data, ws.k, ws.v, ws.kv_gemm, stream, numerics_.rope,
+                                          later, kKvBiasPlacement);
+    if (kv == KvGemms::kBatchedBiasesAfter) attention_biases.v = in.v_proj_bias.data;
   } else {
     launch_kv_projection(in.vision_hidden_states.data, shape.vision_rows(), in.k_proj_weight.data,
                          in.k_proj_bias.data, in.v_proj_weight.data, in.v_proj_bias.data, in.vision_grid_thw.data,
@@ -138,8 +142,8 @@ void FusedOperation::run(const FusionArgs& args, const StageEvents* events) cons
   }
   mark(FusedStage::kProjectKv);
   const AttentionQueryRope q_rope{q_on_cublas ? in.language_position_ids.data : nullptr, numerics_.rope};
-  launch_attention(AttentionTensors{ws.q, ws.k, ws.v, ws.attention, q_rope}, attention, sm_count_, stream, later,
-                   ws.attention_split);
+  launch_attention(AttentionTensors{ws.q, ws.k, ws.v, ws.attention, q_rope, attention_biases}, attention, sm_count_,
+                   stream, later, ws.attention_split);
   mark(FusedStage::kAttention);
   if (o_projection_on_cublas(shape.lang_rows(), architecture)) {
     cublas_.project_o(ws.attention, shape.lang_rows(), in.o_proj_weight.data, args.output.data, ws.q_and_o_gemm,

@@ -25,17 +25,15 @@ enum class KvSlotOrder { kKFirst, kVFirst };
 KvSlotOrder kv_slot_order(const FusionInputs& inputs);
 
 // The workspace, carved in this order (each piece 256-byte aligned): Q, K and V (in KvSlotOrder), the attention
-// output, the GEMM workspace shared by the Q and O projections (they never overlap in time), the K/V projection's,
-// room for the K/V biases side by side (CublasProjections::project_kv) and the split attention's partials (none
-// where its last wave is not split: attention_split_workspace_bytes).
+// output, the GEMM workspace shared by the Q and O projections (they never overlap in time), the K/V projection's
+// and the split attention's partials (none where its last wave is not split: attention_split_workspace_bytes).
 struct FusedWorkspace {
   bf16* q = nullptr;          // [B*Lq, 4096], RoPE applied unless attention_rotates_q(shape)
   bf16* k = nullptr;          // [B*Lv, 1024], RoPE applied
-  bf16* v = nullptr;          // [B*Lv, 1024]
+  bf16* v = nullptr;          // [B*Lv, 1024], its bias left to the attention where project_kv says so
   bf16* attention = nullptr;  // [B*Lq, 4096], the O projection's input
   Workspace q_and_o_gemm;
   Workspace kv_gemm;
-  bf16* kv_bias_pair = nullptr;  // [2, 1024]
   AttentionSplitWorkspace attention_split;
 
   static std::size_t bytes(const ProblemShape& shape, int sm_count);

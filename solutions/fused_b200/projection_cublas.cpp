@@ -5,7 +5,6 @@
 
 #include "harness/core/errors.hpp"
 #include "harness/core/problem.hpp"
-#include "solutions/fused_b200/projection_bias_pair.hpp"
 #include "solutions/fused_b200/projection_groups.hpp"
 #include "solutions/fused_b200/projection_staged_epilogue.hpp"
 
@@ -25,11 +24,11 @@ void check_lt(cublasStatus_t status, const char* call) {
   }
 }
 
-// The bias is in and rounded: the staged epilogue kernel rotates `values` in place.
-void rotate_in_place(bf16* values, std::int64_t rows, std::int64_t columns, RopeKind rope,
+// The staged epilogue kernel rotates `values` in place, adding `bias` (nullptr: the GEMM added it) first in fp32.
+void rotate_in_place(bf16* values, const bf16* bias, std::int64_t rows, std::int64_t columns, RopeKind rope,
                      const std::int64_t* positions, RopeArithmetic arithmetic, cudaStream_t stream,
                      LaunchOrder order) {
-  const ProjectionOutput rotated{nullptr, nullptr, values, rope, positions, 1.0f, arithmetic};
+  const ProjectionOutput rotated{nullptr, bias, values, rope, positions, 1.0f, arithmetic};
   launch_staged_epilogue(values, ProjectionShape{rows, columns, ModelDims::kHidden, 1}, &rotated, stream, order);
 }
 
@@ -57,6 +56,13 @@ std::optional<BatchedPairStrides> batched_pair_strides(const bf16* const (&weigh
   return BatchedPairStrides{*weight, *bias, *out};
 }
 
+std::optional<BatchedPairStrides> batched_pair_strides(const bf16* const (&weights)[2], const bf16* const (&outs)[2]) {
+  const auto weight = forward_stride(weights[0], weights[1], kMaxPairStrideBytes);
+  const auto out = forward_stride(outs[0], outs[1], kMaxPairStrideBytes);
+  if (!weight || !out) return std::nullopt;
+  return BatchedPairStrides{*weight, 0, *out};
+}
+
 bool q_projection_on_cublas(std::int64_t rows, KernelArchitecture architecture) {
   return on_hopper_from(rows, kCublasQProjectionMinRows, architecture);
 }
@@ -77,11 +83,13 @@ struct CublasLinear::Plan {
   cublasLtMatmulAlgo_t algorithm{};
 
   bool available = true;  // false: cuBLASLt has no batched GEMM for this pair (single GEMMs always have one)
+  bool has_bias = false;
 
   // `pair`: the strides of the first batched call of this shape (the heuristic sees real ones; later calls set
   // theirs, set_pair_strides).
   Plan(cublasLtHandle_t handle, const PlanKey& key, const BatchedPairStrides* pair) {
-    const auto [rows, n, k, has_bias, batched] = key;
+    const auto [rows, n, k, with_bias, batched] = key;
+    has_bias = with_bias;
     check_lt(cublasLtMatmulDescCreate(&operation, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
     const cublasOperation_t transpose = CUBLAS_OP_T;
     const cublasOperation_t keep = CUBLAS_OP_N;
@@ -146,7 +154,7 @@ struct CublasLinear::Plan {
   void set_pair_strides(const BatchedPairStrides& strides) const {
     set_layout(weight, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &strides.weight, sizeof(strides.weight));
     set_layout(output, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &strides.out, sizeof(strides.out));
-    set(CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, &strides.bias, sizeof(strides.bias));
+    if (has_bias) set(CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, &strides.bias, sizeof(strides.bias));
   }
 };
 
@@ -184,7 +192,7 @@ bool CublasLinear::launch_pair(const bf16* activations, std::int64_t rows, std::
                                const bf16* weight, const bf16* bias, bf16* out, const BatchedPairStrides& strides,
                                Workspace workspace, cudaStream_t stream) const {
   check_workspace(workspace, workspace_bytes());
-  const Plan& plan = plan_for(PlanKey{rows, n, k, true, true}, &strides);
+  const Plan& plan = plan_for(PlanKey{rows, n, k, bias != nullptr, true}, &strides);
   if (!plan.available) return false;
   plan.set_pair_strides(strides);
   // cuBLASLt checks the first call's algorithm against these strides before it enqueues anything, and one it refuses
@@ -200,9 +208,9 @@ void CublasProjections::project_q(const bf16* language_hidden, std::int64_t rows
 
 KvGemms CublasProjections::project_kv(const bf16* vision_hidden, std::int64_t rows, const bf16* k_weight,
                                       const bf16* k_bias, const bf16* v_weight, const bf16* v_bias,
-                                      const std::int64_t* vision_grid_thw, bf16* k_out, bf16* v_out, bf16* bias_pair,
+                                      const std::int64_t* vision_grid_thw, bf16* k_out, bf16* v_out,
                                       Workspace workspace, cudaStream_t stream, RopeArithmetic rope_arithmetic,
-                                      LaunchOrder rotation_order) const {
+                                      LaunchOrder rotation_order, KvBiasPlacement placement) const {
   // One launch fills the GPU where each GEMM alone is a thin wave (1568 rows: 52 tiles each on 132 SMs).
   struct Batch {
     const bf16* weight;
@@ -212,20 +220,19 @@ KvGemms CublasProjections::project_kv(const bf16* vision_hidden, std::int64_t ro
   Batch first{k_weight, k_bias, k_out}, second{v_weight, v_bias, v_out};
   if (kv_batch_starts_with_v(k_weight, v_weight)) std::swap(first, second);
   KvGemms ran = KvGemms::kBatched;
-  auto strides = batched_pair_strides({first.weight, second.weight}, {first.bias, second.bias},
-                                      {first.out, second.out});
-  if (!strides) {
-    const bf16* const paired[2] = {bias_pair, bias_pair + ModelDims::kKvProjDim};
-    strides = batched_pair_strides({first.weight, second.weight}, paired, {first.out, second.out});
-    if (strides) {
-      // In the fused operation's order, its launch overlaps the end of Q's GEMM (v23).
-      launch_bias_pair(first.bias, second.bias, bias_pair, stream, rotation_order);
-      first.bias = bias_pair;
-      ran = KvGemms::kBatchedWithBiasPair;
-    }
+  std::optional<BatchedPairStrides> strides;
+  if (placement == KvBiasPlacement::kGemmWherePossible) {
+    strides = batched_pair_strides({first.weight, second.weight}, {first.bias, second.bias}, {first.out, second.out});
   }
+  if (!strides) {
+    // The biases after the GEMM: where they do not step as the weights do (v24 replaced v15's copy of them side by
+    // side, a launch and a gap), or where asked to.
+    strides = batched_pair_strides({first.weight, second.weight}, {first.out, second.out});
+    ran = KvGemms::kBatchedBiasesAfter;
+  }
+  const bf16* gemm_bias = ran == KvGemms::kBatched ? first.bias : nullptr;
   const bool batched = strides && linear_.launch_pair(vision_hidden, rows, ModelDims::kKvProjDim, ModelDims::kHidden,
-                                                      first.weight, first.bias, first.out, *strides, workspace, stream);
+                                                      first.weight, gemm_bias, first.out, *strides, workspace, stream);
   if (!batched) {
     linear_.launch(vision_hidden, rows, ModelDims::kKvProjDim, ModelDims::kHidden, k_weight, k_bias, k_out,
                    workspace, stream);
@@ -233,8 +240,8 @@ KvGemms CublasProjections::project_kv(const bf16* vision_hidden, std::int64_t ro
                    workspace, stream);
     ran = KvGemms::kTwoGemms;
   }
-  rotate_in_place(k_out, rows, ModelDims::kKvProjDim, RopeKind::kVision, vision_grid_thw, rope_arithmetic, stream,
-                  rotation_order);
+  rotate_in_place(k_out, ran == KvGemms::kBatchedBiasesAfter ? k_bias : nullptr, rows, ModelDims::kKvProjDim,
+                  RopeKind::kVision, vision_grid_thw, rope_arithmetic, stream, rotation_order);
   return ran;
 }
 

@@ -7,11 +7,13 @@
 //   (AttentionQueryRope in attention.hpp). v12 rotated Q in a pass of its own, which cost up to 95 us at 16384 rows.
 // - K and V (v13, v15): one strided-batched bias GEMM whose two batches are K and V, each weight read where it is
 //   (the batch stride is the weights' address difference, as our own K/V kernel's group stride; the lower weight's
-//   batch first), with the two biases copied side by side where they are not a stride apart that cuBLASLt handles;
-//   two GEMMs where the weights cannot be a stride. Then the sectioned 3D RoPE over K in place (the staged epilogue
-//   kernel, projection_staged_epilogue.hpp): K is read by every Q tile, so it is rotated once.
+//   batch first), the biases in its epilogue where they step as the weights do; where they do not (PyTorch's
+//   allocator often puts them the other way round), the GEMM without bias, K's bias added by its RoPE pass and V's
+//   left to the attention (v24, KvBiasPlacement); two GEMMs where the weights cannot be a stride. Then the sectioned
+//   3D RoPE over K in place (the staged epilogue kernel, projection_staged_epilogue.hpp): K is read by every Q tile,
+//   so it is rotated once.
 // - O (v11, v13): no epilogue, so no fusion is lost.
-// What each gained, case by case, and the suite's per-kernel times behind the rules: NOTES.md, v13 and v15.
+// What each gained, case by case, and the suite's per-kernel times behind the rules: NOTES.md, v13, v15 and v24.
 #include <cublasLt.h>
 
 #include <cstdint>
@@ -68,6 +70,8 @@ inline constexpr std::int64_t kMaxPairStrideBytes = std::int64_t{1} << 34;
 // second weight below the first. Two bf16 pointers each.
 std::optional<BatchedPairStrides> batched_pair_strides(const bf16* const (&weights)[2], const bf16* const (&biases)[2],
                                                        const bf16* const (&outs)[2]);
+// The same for a pair without bias: the weights' and outputs' strides, a bias stride of 0.
+std::optional<BatchedPairStrides> batched_pair_strides(const bf16* const (&weights)[2], const bf16* const (&outs)[2]);
 
 // Whether the batched K/V GEMM takes V first: its strides step forward, from the lower weight to the higher. The
 // fused workspace puts that projection's output first too (FusedWorkspace::carve), so that where the biases lie in
@@ -90,8 +94,8 @@ class CublasLinear {
   // Enqueued on `stream` after the work before it (no programmatic overlap: cuBLAS launches its own kernels).
   void launch(const bf16* activations, std::int64_t rows, std::int64_t n, std::int64_t k, const bf16* weight,
               const bf16* bias, bf16* out, Workspace workspace, cudaStream_t stream) const;
-  // The same GEMM twice as one batched call (batched_pair_strides), with a bias each; false, with nothing enqueued,
-  // where cuBLASLt has no batched GEMM for the shape.
+  // The same GEMM twice as one batched call (batched_pair_strides), with a bias each (strides.bias apart) or, with
+  // `bias` null, none; false, with nothing enqueued, where cuBLASLt has no batched GEMM for the shape.
   bool launch_pair(const bf16* activations, std::int64_t rows, std::int64_t n, std::int64_t k, const bf16* weight,
                    const bf16* bias, bf16* out, const BatchedPairStrides& strides, Workspace workspace,
                    cudaStream_t stream) const;
@@ -108,9 +112,16 @@ class CublasLinear {
   mutable std::map<PlanKey, std::unique_ptr<Plan>> plans_;
 };
 
-// How CublasProjections::project_kv ran K and V: one batched GEMM reading the caller's biases, one reading their copy
-// (one small launch more), or two GEMMs.
-enum class KvGemms { kBatched, kBatchedWithBiasPair, kTwoGemms };
+// How CublasProjections::project_kv ran K and V: one batched GEMM with the biases in its epilogue; one without them
+// (K's bias added by its RoPE pass, V's left out of v_out for the attention to add: AttentionBiases); or two GEMMs
+// with their biases.
+enum class KvGemms { kBatched, kBatchedBiasesAfter, kTwoGemms };
+
+// Where project_kv adds the K/V biases when one batched GEMM can run.
+enum class KvBiasPlacement {
+  kGemmWherePossible,  // in the GEMM's epilogue where the biases step as the weights do, else as kAfterGemm
+  kAfterGemm,          // K's in its RoPE pass (which reads and writes every value anyway), V's to the attention's output
+};
 
 // The fused operation's three projections on cuBLAS, with their RoPE passes.
 class CublasProjections {
@@ -121,16 +132,17 @@ class CublasProjections {
   void project_q(const bf16* language_hidden, std::int64_t rows, const bf16* q_weight, const bf16* q_bias,
                  bf16* q_out, Workspace workspace, cudaStream_t stream) const;
   // k_out[rows, 1024] = RoPE3D(bf16(vision · Wkᵀ + bk)) at vision_grid_thw [rows, 3] (t, h, w);
-  // v_out[rows, 1024] = bf16(vision · Wvᵀ + bv). One batched GEMM where the weights and outputs lie in one order
-  // (kv_batch_starts_with_v); its biases are copied into `bias_pair` (room for 2 x 1024) where they are not a stride
-  // apart in that order. Two GEMMs otherwise. Returns which of these it enqueued. K's RoPE pass starts
-  // `rotation_order` after the GEMMs (kOverlapPrevious: its launch overlaps their end; vision_grid_thw must then have
-  // been written before they started), and so does the biases' copy after the kernel before it (the biases must then
-  // have been written before that kernel started).
+  // v_out[rows, 1024] = bf16(vision · Wvᵀ + bv), or bf16(vision · Wvᵀ) where it returns kBatchedBiasesAfter: the
+  // caller then owes V its bias (the attention adds it to its output, AttentionBiases::v). One batched GEMM where the
+  // weights and outputs lie in one order (kv_batch_starts_with_v), its biases placed by `placement`; two GEMMs
+  // otherwise. Returns which of these it enqueued. K's RoPE pass starts `rotation_order` after the GEMMs
+  // (kOverlapPrevious: its launch overlaps their end; vision_grid_thw and k_bias must then have been written before
+  // they started).
   KvGemms project_kv(const bf16* vision_hidden, std::int64_t rows, const bf16* k_weight, const bf16* k_bias,
                      const bf16* v_weight, const bf16* v_bias, const std::int64_t* vision_grid_thw, bf16* k_out,
-                     bf16* v_out, bf16* bias_pair, Workspace workspace, cudaStream_t stream,
-                     RopeArithmetic rope_arithmetic, LaunchOrder rotation_order = LaunchOrder::kAfterPrevious) const;
+                     bf16* v_out, Workspace workspace, cudaStream_t stream, RopeArithmetic rope_arithmetic,
+                     LaunchOrder rotation_order = LaunchOrder::kAfterPrevious,
+                     KvBiasPlacement placement = KvBiasPlacement::kGemmWherePossible) const;
   // output[rows, 4096] = attention[rows, 4096] · Woᵀ.
   void project_o(const bf16* attention, std::int64_t rows, const bf16* o_weight, bf16* output, Workspace workspace,
                  cudaStream_t stream) const;

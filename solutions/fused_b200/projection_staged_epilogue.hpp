@@ -18,7 +18,7 @@ namespace vlb::fused_b200 {
 // positions before that: launch_order.hpp says when that is safe).
 void launch_staged_epilogue(const float* staged, const ProjectionShape& shape, const ProjectionOutput* outputs,
                             cudaStream_t stream, LaunchOrder order = LaunchOrder::kAfterPrevious);
-// The same from bf16 values (a library GEMM's output, its bias already added and rounded: give the outputs no bias);
+// The same from bf16 values (a library GEMM's output: give an output a bias only where that GEMM left it out);
 // `staged` may be outputs[0].output (one group), rotated in place.
 void launch_staged_epilogue(const bf16* staged, const ProjectionShape& shape, const ProjectionOutput* outputs,
                             cudaStream_t stream, LaunchOrder order = LaunchOrder::kAfterPrevious);

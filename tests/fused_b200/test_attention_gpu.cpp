@@ -2,7 +2,7 @@
 // support_attention_reference, on tails of Lq (token blocks of 32) and Lv (KV blocks of 128), one and many tiles per
 // CTA, with seeded inputs and a NaN-poisoned output whose guard rows past the last token must stay untouched; and, on
 // Hopper, Q's RoPE inside the attention (AttentionQueryRope) against Q rotated beforehand by the staged epilogue
-// kernel, bit for bit.
+// kernel, bit for bit; and V's bias added to the output where V comes without it (AttentionBiases).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -42,16 +42,28 @@ DeviceBuffer upload(const std::vector<__nv_bfloat16>& host, cudaStream_t stream)
   return buffer;
 }
 
-// How a check launches: on how many SMs' worth of CTAs, and whether with the split last wave's workspace.
+// How a check launches: on how many SMs' worth of CTAs, whether with the split last wave's workspace, and whether V
+// comes without its bias for the kernel to add (AttentionBiases; Hopper).
 struct LaunchUnderTest {
   int sm_count = 0;  // 0: the device's
   bool split = false;
+  bool v_bias = false;
 };
+
+// A bias for a check: [-0.5, 0.5), far above the tolerance, so that a bias left out, doubled or taken from another
+// head's columns fails.
+std::vector<__nv_bfloat16> random_bias(std::size_t count, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> uniform(-0.5f, 0.5f);
+  std::vector<__nv_bfloat16> bias(count);
+  for (auto& value : bias) value = __float2bfloat16_rn(uniform(rng));
+  return bias;
+}
 
 void check_attention(const AttentionShape& shape, std::uint64_t seed, LaunchUnderTest launch = {}) {
   const int sm_count = launch.sm_count > 0 ? launch.sm_count : vlb::testing::test_device().sm_count;
   INFO("B=" << shape.batch << " Lq=" << shape.lang_seq << " Lv=" << shape.vision_seq << " seed " << seed << " on "
-            << sm_count << " SMs" << (launch.split ? ", split" : ""));
+            << sm_count << " SMs" << (launch.split ? ", split" : "") << (launch.v_bias ? ", V's bias in" : ""));
   vlb::testing::TestStream stream;
   const auto inputs = reference::make_attention_inputs(shape.batch, shape.lang_seq, shape.vision_seq, seed);
   const DeviceBuffer q = upload(inputs.q, stream.get());
@@ -71,8 +83,11 @@ void check_attention(const AttentionShape& shape, std::uint64_t seed, LaunchUnde
     scramble_bytes(split_workspace.data(), split_bytes, seed, stream.get());
     clear_attention_split(split, shape, sm_count, stream.get());
   }
-  launch_attention({q.as<__nv_bfloat16>(), k.as<__nv_bfloat16>(), v.as<__nv_bfloat16>(), out.as<__nv_bfloat16>()},
-                   shape, sm_count, stream.get(), LaunchOrder::kAfterPrevious, split);
+  const std::vector<__nv_bfloat16> host_bias = random_bias(8 * 128, seed + 1);
+  const DeviceBuffer bias = upload(host_bias, stream.get());
+  AttentionTensors tensors{q.as<__nv_bfloat16>(), k.as<__nv_bfloat16>(), v.as<__nv_bfloat16>(), out.as<__nv_bfloat16>()};
+  if (launch.v_bias) tensors.biases.v = bias.as<__nv_bfloat16>();
+  launch_attention(tensors, shape, sm_count, stream.get(), LaunchOrder::kAfterPrevious, split);
   stream.synchronize();
 
   std::vector<__nv_bfloat16> host_out(static_cast<std::size_t>(out_elements));
@@ -93,7 +108,13 @@ void check_attention(const AttentionShape& shape, std::uint64_t seed, LaunchUnde
   CHECK(guard_written == 0);
 
   const std::vector<std::int64_t> checked = reference::rows_to_check(tokens, seed);
-  const std::vector<double> reference = reference::reference_attention(inputs, checked);
+  std::vector<double> reference = reference::reference_attention(inputs, checked);
+  if (launch.v_bias) {  // softmax's rows sum to one: the output with V + bias is the output plus the bias, exactly
+    for (std::size_t i = 0; i < reference.size(); ++i) {
+      const std::int64_t element = static_cast<std::int64_t>(i) % kRowElements;  // query head * 128 + dim
+      reference[i] += static_cast<double>(__bfloat162float(host_bias[element / (4 * 128) * 128 + element % 128]));
+    }
+  }
   std::vector<__nv_bfloat16> rows(checked.size() * kRowElements);
   for (std::size_t r = 0; r < checked.size(); ++r) {
     std::memcpy(rows.data() + r * kRowElements, host_out.data() + checked[r] * kRowElements,
@@ -158,6 +179,17 @@ TEST_CASE("attention: the last wave split across the KV range, on the suite's sp
     check_attention(shape, rng(), {sm_count, true});
     ++checked;
   }
+}
+
+TEST_CASE("attention: V's bias added to the output where V comes without it, split and not",
+          "[fused_b200][attention][gpu]") {
+  // Hopper only: the sm100 kernel takes V with its bias (BLACKWELL.md).
+  if (vlb::fused_b200::testing::skip_unless_hopper_kernels("V's bias in the attention")) return;
+  check_attention({2, 33, 129}, 7500, {0, false, true});
+  check_attention({8, 128, 196}, 7501, {0, false, true});  // workload 8
+  check_attention({2, 541, 980}, 7502, {0, false, true});
+  check_attention({1, 96, 2500}, 7503, {23, true, true});  // merged pieces normalize and then add it
+  check_attention({1, 4096, 6272}, 7504, {132, true, true});
 }
 
 namespace {

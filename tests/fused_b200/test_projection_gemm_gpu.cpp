@@ -93,6 +93,13 @@ ReferenceProjection v_reference(const StageInputs& in, TensorId weight) {
   return reference;
 }
 
+// V as project_kv left it: without its bias where it says the attention owes V its bias.
+ReferenceProjection v_reference_as_left(const StageInputs& in, KvGemms ran) {
+  ReferenceProjection reference = v_reference(in, TensorId::kVProjWeight);
+  if (ran == KvGemms::kBatchedBiasesAfter) reference.bias = {};
+  return reference;
+}
+
 // Runs K+V with the given weight pointers (k_weight_id / v_weight_id name the host tensors they hold) and checks both:
 // through launch_kv_projection (the heuristic's plan), or with the given plan.
 void run_and_check_kv(const StageInputs& in, const bf16* k_weight, TensorId k_weight_id, const bf16* v_weight,
@@ -216,8 +223,8 @@ TEST_CASE("K+V projection with the weights in either address order, and the same
   }
 }
 
-TEST_CASE("K and V on cuBLAS: one batched GEMM where weights and outputs are strides (the biases copied side by side "
-          "where they are not), two GEMMs where not",
+TEST_CASE("K and V on cuBLAS: one batched GEMM where weights and outputs are strides (the biases after it where "
+          "they are not), two GEMMs where not",
           "[fused_b200][gpu]") {
   if (skip_without_fused_kernels("projection")) return;
   vlb::testing::TestStream stream;
@@ -243,7 +250,6 @@ TEST_CASE("K and V on cuBLAS: one batched GEMM where weights and outputs are str
   bf16* v_out = std::max(k.as<bf16>(), v.as<bf16>());
   DeviceBuffer workspace(CublasProjections::workspace_bytes());
   const Workspace view{workspace.data(), workspace.bytes()};
-  DeviceBuffer bias_pair(2 * bias_bytes);
   const bf16* vision = in.on_device<bf16>(TensorId::kVisionHiddenStates);
   const std::int64_t* grid = in.on_device<std::int64_t>(TensorId::kVisionGridThw);
 
@@ -264,16 +270,19 @@ TEST_CASE("K and V on cuBLAS: one batched GEMM where weights and outputs are str
     expect_rows_match("K", k_out, rows, unrotated_k, in.seed);
     expect_rows_match("V", v_out, rows, v_reference(in, TensorId::kVProjWeight), in.seed + 1);
   }
-  SECTION("project_kv: one batched GEMM in either order of K and V, the biases copied where their order disagrees, "
-          "two GEMMs where the outputs' does") {
+  SECTION("project_kv: one batched GEMM in either order of K and V, the biases after it where their order disagrees "
+          "(or where asked), two GEMMs where the outputs' does") {
     // (K's weight below V's, K's bias below V's, K's output below V's).
     const auto [k_weight_low, k_bias_low, k_out_low] = GENERATE(table<bool, bool, bool>(
         {{true, true, true}, {false, false, false}, {false, true, false}, {true, false, true}, {true, true, false}}));
+    const KvBiasPlacement placement = GENERATE(KvBiasPlacement::kGemmWherePossible, KvBiasPlacement::kAfterGemm);
     const bool one_order = k_weight_low == k_bias_low && k_weight_low == k_out_low;
     const KvGemms expected = k_weight_low != k_out_low ? KvGemms::kTwoGemms
-                             : one_order               ? KvGemms::kBatched
-                                                       : KvGemms::kBatchedWithBiasPair;
-    INFO("K below V: weight " << k_weight_low << ", bias " << k_bias_low << ", output " << k_out_low);
+                             : one_order && placement == KvBiasPlacement::kGemmWherePossible
+                                 ? KvGemms::kBatched
+                                 : KvGemms::kBatchedBiasesAfter;
+    INFO("K below V: weight " << k_weight_low << ", bias " << k_bias_low << ", output " << k_out_low
+                              << "; placement " << static_cast<int>(placement));
     bf16* k_weight = k_weight_low ? low_weight : high_weight;
     bf16* v_weight = k_weight_low ? high_weight : low_weight;
     const bf16* k_bias_at = k_bias_low ? k_bias : v_bias;
@@ -290,15 +299,17 @@ TEST_CASE("K and V on cuBLAS: one batched GEMM where weights and outputs are str
                                  : batched_pair_strides({k_weight, v_weight}, {k_bias_at, v_bias_at}, {k_at, v_at});
     CHECK(strides.has_value() == one_order);
     const CublasProjections projections;
-    CHECK(projections.project_kv(vision, rows, k_weight, k_bias_at, v_weight, v_bias_at, grid, k_at, v_at,
-                                 bias_pair.as<bf16>(), view, stream.get(), RopeArithmetic::kFp32) == expected);
+    const KvGemms ran = projections.project_kv(vision, rows, k_weight, k_bias_at, v_weight, v_bias_at, grid, k_at,
+                                               v_at, view, stream.get(), RopeArithmetic::kFp32,
+                                               LaunchOrder::kAfterPrevious, placement);
+    CHECK(ran == expected);
     stream.synchronize();
     expect_rows_match("K", k_at, rows, k_reference(in, TensorId::kKProjWeight), in.seed);
-    expect_rows_match("V", v_at, rows, v_reference(in, TensorId::kVProjWeight), in.seed + 1);
+    expect_rows_match("V", v_at, rows, v_reference_as_left(in, ran), in.seed + 1);
   }
-  SECTION("biases 2^31 bytes or more apart, which cuBLASLt 13.1's batched GEMM reads 4 GiB off: copied side by side") {
-    // The fused operation launches the copy (and K's pass) programmatically (v23); after a kernel, and after this
-    // test's copies, the result must be the same.
+  SECTION("biases 2^31 bytes or more apart, which cuBLASLt 13.1's batched GEMM reads 4 GiB off: added after it") {
+    // The fused operation launches K's pass, which then adds K's bias, programmatically; after a GEMM, and after
+    // this test's copies, the result must be the same.
     const LaunchOrder order = GENERATE(LaunchOrder::kAfterPrevious, LaunchOrder::kOverlapPrevious);
     INFO("order " << static_cast<int>(order));
     const std::size_t far_pitch = static_cast<std::size_t>(kMaxBiasStrideBytes) + 2304;
@@ -311,16 +322,16 @@ TEST_CASE("K and V on cuBLAS: one batched GEMM where weights and outputs are str
     copy(far_v_bias, TensorId::kVProjBias, bias_bytes);
     CHECK_FALSE(batched_pair_strides({low_weight, high_weight}, {far_k_bias, far_v_bias}, {k_out, v_out}).has_value());
     const CublasProjections projections;
-    // A GEMM of its own first, as Q's comes before K/V in the fused operation: the kernel the copy overlaps.
+    // A GEMM of its own first, as Q's comes before K/V in the fused operation.
     DeviceBuffer scratch = poisoned_output(rows * ModelDims::kKvProjDim, stream.get());
     projections.project_q(vision, rows / 4, in.on_device<bf16>(TensorId::kQProjWeight),
                           in.on_device<bf16>(TensorId::kQProjBias), scratch.as<bf16>(), view, stream.get());
-    CHECK(projections.project_kv(vision, rows, low_weight, far_k_bias, high_weight, far_v_bias, grid, k_out, v_out,
-                                 bias_pair.as<bf16>(), view, stream.get(), RopeArithmetic::kFp32,
-                                 order) == KvGemms::kBatchedWithBiasPair);
+    const KvGemms ran = projections.project_kv(vision, rows, low_weight, far_k_bias, high_weight, far_v_bias, grid,
+                                               k_out, v_out, view, stream.get(), RopeArithmetic::kFp32, order);
+    CHECK(ran == KvGemms::kBatchedBiasesAfter);
     stream.synchronize();
     expect_rows_match("K", k_out, rows, k_reference(in, TensorId::kKProjWeight), in.seed);
-    expect_rows_match("V", v_out, rows, v_reference(in, TensorId::kVProjWeight), in.seed + 1);
+    expect_rows_match("V", v_out, rows, v_reference_as_left(in, ran), in.seed + 1);
   }
 }
 
