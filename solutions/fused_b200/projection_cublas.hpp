@@ -131,7 +131,8 @@ class CublasProjections {
   // q_out[rows, 4096] = bf16(lang · Wqᵀ + bq), not rotated: the attention rotates it (AttentionQueryRope).
   void project_q(const bf16* language_hidden, std::int64_t rows, const bf16* q_weight, const bf16* q_bias,
                  bf16* q_out, Workspace workspace, cudaStream_t stream) const;
-  // k_out[rows, 1024] = RoPE3D(bf16(vision · Wkᵀ + bk)) at vision_grid_thw [rows, 3] (t, h, w);
+  // k_out[rows, 1024] = RoPE3D(bf16(vision · Wkᵀ + bk)) at vision_grid_thw [rows, 3] (t, h, w) (where it returns
+  // kBatchedBiasesAfter, RoPE3D(bf16(vision · Wkᵀ) + bk): one rounding more);
   // v_out[rows, 1024] = bf16(vision · Wvᵀ + bv), or bf16(vision · Wvᵀ) where it returns kBatchedBiasesAfter: the
   // caller then owes V its bias (the attention adds it to its output, AttentionBiases::v). One batched GEMM where the
   // weights and outputs lie in one order (kv_batch_starts_with_v), its biases placed by `placement`; two GEMMs
