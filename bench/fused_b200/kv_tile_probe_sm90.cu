@@ -112,6 +112,10 @@ struct TransposedPair {
   using Element = cutlass::bfloat16_t;
   using Fusion = std::conditional_t<kBias, cutlass::epilogue::fusion::LinCombPerRowBias<Element, float, Element>,
                                     cutlass::epilogue::fusion::LinearCombination<Element, float, void, float>>;
+  // The activations (N x K, k-major) are the same for both batches: a batch stride of 0 known at compile time, so
+  // that CuTe leaves that mode out of the TMA descriptor (a 0 known only at run time would go into the descriptor as
+  // a stride of 0, which cuTensorMapEncodeTiled may refuse).
+  using ActivationStride = cute::Stride<std::int64_t, cute::_1, cute::_0>;
   using TileShape = cute::Shape<cute::Int<kM>, cute::Int<kN>, cute::_64>;
   using ClusterShape = cute::Shape<cute::Int<kClusterM>, cute::_1, cute::_1>;
   using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
@@ -120,7 +124,7 @@ struct TransposedPair {
       cutlass::layout::ColumnMajor, 8, EpilogueSchedule, Fusion>::CollectiveOp;
   using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Element, cutlass::layout::RowMajor, 8, Element,
-      cutlass::layout::ColumnMajor, 8, float, TileShape, ClusterShape,
+      ActivationStride, 8, float, TileShape, ClusterShape,
       cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(sizeof(typename Epilogue::SharedStorage))>,
       KernelSchedule>::CollectiveOp;
   using Kernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>, Mainloop, Epilogue>;
@@ -134,7 +138,7 @@ struct TransposedPair {
     args.mainloop.ptr_A = ops.weights.as<Element>();
     args.mainloop.dA = typename Kernel::StrideA{std::int64_t(kHidden), _1{}, ops.weight_stride()};
     args.mainloop.ptr_B = ops.vision.as<Element>();
-    args.mainloop.dB = typename Kernel::StrideB{std::int64_t(kHidden), _1{}, std::int64_t(0)};
+    args.mainloop.dB = typename Kernel::StrideB{std::int64_t(kHidden), _1{}, cute::_0{}};
     args.epilogue.thread.alpha = 1.0f;
     args.epilogue.thread.beta = 0.0f;
     args.epilogue.ptr_C = nullptr;
