@@ -6,7 +6,8 @@
 // runs at nvjet's speed on one wave (CuTe's TMA takes no 200-row tile: 25 swizzle atoms). Every form computes
 // out[l][token][feature] = vision[token] · W_l[feature]ᵀ for l in {K, V}: A is the weight (features x k, k-major),
 // B the activations (a batch stride of 0), D feature-major per token (column-major in CUTLASS's M x N).
-// The forms with the biases are timed beside fused_b200's own call (CublasLinear::launch_pair with them). Calls are
+// The forms with the biases are timed beside fused_b200's own call (CublasLinear::launch_pair with them), alone and
+// after Q's GEMM (fused_b200's cuBLAS call), where the CUTLASS pair also runs as its programmatic dependent. Calls are
 // timed in turns (CUDA events, L2 flushed before every call), medians; each output is compared with cuBLAS's of the
 // same kind: the largest difference and the count past 1e-2.
 //   fused_b200_kv_tile_probe --rows 1568,784,3136
@@ -93,6 +94,18 @@ struct Operands {
   std::int64_t out_stride() const { return std::int64_t(rows) * kKvOut; }
 };
 
+// Q's projection beside the pair: language rows in the suite's ratio to vision rows (1024:1568, 512:784, 2048:3136).
+struct QOperands {
+  int rows = 0;
+  DeviceBuffer language, weight, bias, out;
+  explicit QOperands(int vision_rows)
+      : rows(static_cast<int>((std::int64_t(vision_rows) * 1024 + 784) / 1568)),
+        language(filled(std::size_t(rows) * kHidden, 11, 1.0f)),
+        weight(filled(std::size_t(kHidden) * kHidden, 12, 0.02f)),
+        bias(filled(kHidden, 13, 0.02f)),
+        out(std::size_t(rows) * kHidden * sizeof(bf16)) {}
+};
+
 // cuBLAS's bias-free batched pair (what fused_b200's CublasLinear::launch_pair runs without bias).
 void cublas_pair(cublasHandle_t handle, const Operands& ops, void* out, cudaStream_t stream) {
   check(cublasSetStream(handle, stream), "cublasSetStream");
@@ -103,6 +116,8 @@ void cublas_pair(cublasHandle_t handle, const Operands& ops, void* out, cudaStre
                                    CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
         "cublasGemmStridedBatchedEx");
 }
+
+using PairCall = std::function<void(cudaStream_t, bool programmatic)>;
 
 // One CUTLASS form: tile kM features x kN tokens x 64, a cluster of kClusterM CTAs along the features (the
 // activation tile multicast to them), CUTLASS's builders throughout; with kBias, each feature's bias added in fp32
@@ -155,9 +170,9 @@ struct TransposedPair {
     return args;
   }
 
-  // Sets up the GEMM once (its workspace in `workspace`) and returns the call that launches it.
-  static std::function<void(cudaStream_t)> prepare(const Operands& ops, void* out, int sm_count,
-                                                   DeviceBuffer& workspace) {
+  // Sets up the GEMM once (its workspace in `workspace`) and returns the call that launches it, as a programmatic
+  // dependent of the kernel before it (griddepcontrol, compiled in above) or after it.
+  static PairCall prepare(const Operands& ops, void* out, int sm_count, DeviceBuffer& workspace) {
     const auto args = arguments(ops, out, sm_count);
     auto gemm = std::make_shared<Gemm>();
     if (gemm->can_implement(args) != cutlass::Status::kSuccess) {
@@ -168,8 +183,10 @@ struct TransposedPair {
     if (gemm->initialize(args, workspace.data(), nullptr) != cutlass::Status::kSuccess) {
       throw std::runtime_error("CUTLASS initialize failed");
     }
-    return [gemm](cudaStream_t stream) {
-      if (gemm->run(stream) != cutlass::Status::kSuccess) throw std::runtime_error("CUTLASS run failed");
+    return [gemm](cudaStream_t stream, bool programmatic) {
+      if (gemm->run(stream, nullptr, programmatic) != cutlass::Status::kSuccess) {
+        throw std::runtime_error("CUTLASS run failed");
+      }
     };
   }
 };
@@ -184,7 +201,7 @@ struct Form {
   std::string name;
   bool bias = false;
   int sm_count = 0;  // 0: the device's
-  std::function<std::function<void(cudaStream_t)>(const Operands&, void*, int, DeviceBuffer&)> prepare;
+  std::function<PairCall(const Operands&, void*, int, DeviceBuffer&)> prepare;
 };
 
 template <class Pair, bool kBias = false>
@@ -256,9 +273,19 @@ int main(int argc, char** argv) {
           throw std::runtime_error("cuBLASLt has no batched K/V pair for this shape");
         }
       };
-      std::vector<std::string> names{"cublas_pair", "cublas_pair_bias"};
+      // Q's GEMM of the same workloads (1568 vision rows: 1024 language rows, cases 7, 8 and 11), fused_b200's call.
+      const QOperands q(ops.rows);
+      const auto q_gemm = [&](cudaStream_t s) {
+        linear.launch(q.language.as<bf16>(), q.rows, kHidden, kHidden, q.weight.as<bf16>(), q.bias.as<bf16>(),
+                      q.out.as<bf16>(), lt_workspace, s);
+      };
+      std::vector<std::string> names{"cublas_pair", "cublas_pair_bias", "q_then_cublas_pair_bias"};
       std::vector<ColdL2Timer::Call> calls{[&](cudaStream_t s) { cublas_pair(handle, ops, ops.out.data(), s); },
-                                           [&](cudaStream_t s) { fused_b200_pair(ops.out.data(), s); }};
+                                           [&](cudaStream_t s) { fused_b200_pair(ops.out.data(), s); },
+                                           [&](cudaStream_t s) {
+                                             q_gemm(s);
+                                             fused_b200_pair(ops.out.data(), s);
+                                           }};
       nlohmann::json line = {{"kv_rows", rows}, {"device", device.name}};
       cublas_pair(handle, ops, ops.reference_out.data(), stream);
       fused_b200_pair(ops.reference_bias_out.data(), stream);
@@ -271,14 +298,26 @@ int main(int argc, char** argv) {
       for (const Form& f : all) {
         workspaces.emplace_back(std::size_t{16});
         try {
-          ColdL2Timer::Call call =
+          const PairCall pair =
               f.prepare(ops, ops.out.data(), f.sm_count > 0 ? f.sm_count : device.sm_count, workspaces.back());
           VLB_CUDA_CHECK(cudaMemsetAsync(ops.out.data(), 0xff, ops.out.bytes(), stream));
-          call(stream);
+          pair(stream, false);
           VLB_CUDA_CHECK(cudaStreamSynchronize(stream));
           line["check"][f.name] = compare(ops.out, f.bias ? ops.reference_bias_out : ops.reference_out);
           names.push_back(f.name);
-          calls.push_back(std::move(call));
+          calls.push_back([pair](cudaStream_t s) { pair(s, false); });
+          if (f.bias) {  // after Q's GEMM, as in the fused operation: in stream order, and programmatically
+            names.push_back("q_then_" + f.name);
+            calls.push_back([&, pair](cudaStream_t s) {
+              q_gemm(s);
+              pair(s, false);
+            });
+            names.push_back("q_then_" + f.name + "_programmatic");
+            calls.push_back([&, pair](cudaStream_t s) {
+              q_gemm(s);
+              pair(s, true);
+            });
+          }
         } catch (const std::runtime_error& error) {
           line["refused"][f.name] = error.what();
         }
