@@ -124,6 +124,7 @@ using PairCall = std::function<void(cudaStream_t, bool programmatic)>;
 // before the one rounding to bf16 (cuBLAS's bias epilogue, the reference's rounding point).
 template <int kM, int kN, int kClusterM, class KernelSchedule, class EpilogueSchedule, bool kBias = false>
 struct TransposedPair {
+  static constexpr bool kHasBias = kBias;
   using Element = cutlass::bfloat16_t;
   using Fusion = std::conditional_t<kBias, cutlass::epilogue::fusion::LinCombPerRowBias<Element, float, Element>,
                                     cutlass::epilogue::fusion::LinearCombination<Element, float, void, float>>;
@@ -204,9 +205,9 @@ struct Form {
   std::function<PairCall(const Operands&, void*, int, DeviceBuffer&)> prepare;
 };
 
-template <class Pair, bool kBias = false>
+template <class Pair>
 Form form(std::string name, int sm_count = 0) {
-  return {std::move(name), kBias, sm_count, &Pair::prepare};
+  return {std::move(name), Pair::kHasBias, sm_count, &Pair::prepare};
 }
 
 std::vector<Form> forms() {
@@ -225,8 +226,8 @@ std::vector<Form> forms() {
       form<TransposedPair<128, 112, 2, Coop, CoopEpilogue>>("coop_128x112_c2"),
       form<TransposedPair<64, 208, 2, KernelTmaWarpSpecialized, TmaWarpSpecialized>>("ws_64x208_c2"),
       // With the biases, against fused_b200's own call (CublasLinear::launch_pair with them).
-      form<TransposedPair<128, 208, 2, Coop, CoopEpilogue, true>, true>("coop_128x208_c2_bias"),
-      form<TransposedPair<128, 208, 4, Coop, CoopEpilogue, true>, true>("coop_128x208_c4_bias"),
+      form<TransposedPair<128, 208, 2, Coop, CoopEpilogue, true>>("coop_128x208_c2_bias"),
+      form<TransposedPair<128, 208, 4, Coop, CoopEpilogue, true>>("coop_128x208_c4_bias"),
   };
 }
 
