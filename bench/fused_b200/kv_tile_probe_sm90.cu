@@ -106,7 +106,8 @@ struct QOperands {
         out(std::size_t(rows) * kHidden * sizeof(bf16)) {}
 };
 
-// cuBLAS's bias-free batched pair (what fused_b200's CublasLinear::launch_pair runs without bias).
+// cuBLAS's bias-free batched pair, through cublasGemmStridedBatchedEx (fused_b200's own cuBLASLt call, with the
+// biases, is the probe's `cublas_pair_bias`).
 void cublas_pair(cublasHandle_t handle, const Operands& ops, void* out, cudaStream_t stream) {
   check(cublasSetStream(handle, stream), "cublasSetStream");
   const float one = 1.0f, zero = 0.0f;
