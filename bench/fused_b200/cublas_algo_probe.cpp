@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/fused_b200/probe_buffers.hpp"
 #include "harness/core/cuda_check.hpp"
 #include "harness/core/problem.hpp"
 #include "solutions/fused_b200/projection_cublas.hpp"
@@ -32,11 +33,7 @@ using bf16 = __nv_bfloat16;
 constexpr std::int64_t kOut = vlb::ModelDims::kKvProjDim;
 constexpr std::int64_t kIn = vlb::ModelDims::kHidden;
 
-void check(cublasStatus_t status, const char* call) {
-  if (status != CUBLAS_STATUS_SUCCESS) {
-    throw std::runtime_error(std::string(call) + ": " + cublasGetStatusString(status));
-  }
-}
+using vlb::fused_b200::bench::check;
 
 // Seeded values in [-scale, scale), filled on the host (the probe's own few hundred MB at most).
 bf16* filled(std::int64_t count, std::uint32_t seed, float scale) {

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/fused_b200/probe_buffers.hpp"
 #include "bench/fused_b200/stage_timer.hpp"
 #include "harness/core/cuda_check.hpp"
 #include "harness/core/device_buffer.hpp"
@@ -34,36 +35,12 @@ namespace {
 
 using bf16 = __nv_bfloat16;
 using vlb::DeviceBuffer;
+using vlb::fused_b200::bench::check;
 using vlb::fused_b200::bench::ColdL2Timer;
+using vlb::fused_b200::bench::filled;
+using vlb::fused_b200::bench::to_host;
 constexpr int kHidden = static_cast<int>(vlb::ModelDims::kHidden);
 constexpr int kKvOut = static_cast<int>(vlb::ModelDims::kKvProjDim);
-
-void check(cublasStatus_t status, const char* call) {
-  if (status != CUBLAS_STATUS_SUCCESS) {
-    throw std::runtime_error(std::string(call) + ": " + cublasGetStatusString(status));
-  }
-}
-
-// Seeded values in [-scale, scale), filled on the host.
-DeviceBuffer filled(std::size_t count, std::uint32_t seed, float scale) {
-  std::vector<bf16> host(count);
-  std::uint32_t state = seed * 0x9e3779b1u + 1u;
-  for (bf16& value : host) {
-    state = state * 1664525u + 1013904223u;
-    value = __float2bfloat16(scale * (static_cast<float>(state >> 16) / 32768.0f - 1.0f));
-  }
-  DeviceBuffer buffer(count * sizeof(bf16));
-  VLB_CUDA_CHECK(cudaMemcpy(buffer.data(), host.data(), count * sizeof(bf16), cudaMemcpyHostToDevice));
-  return buffer;
-}
-
-std::vector<float> to_host(const DeviceBuffer& buffer) {
-  std::vector<bf16> raw(buffer.bytes() / sizeof(bf16));
-  VLB_CUDA_CHECK(cudaMemcpy(raw.data(), buffer.data(), buffer.bytes(), cudaMemcpyDeviceToHost));
-  std::vector<float> values(raw.size());
-  std::transform(raw.begin(), raw.end(), values.begin(), [](bf16 v) { return __bfloat162float(v); });
-  return values;
-}
 
 struct Shape {
   int q_rows = 0;
