@@ -12,6 +12,10 @@
 // same kind: the largest difference and the count past 1e-2.
 //   fused_b200_kv_tile_probe --rows 1568,784,3136
 #define CUTLASS_ENABLE_GDC_FOR_SM90 1
+// Without it CuTe's GMMA selector picks from N = 256, 192, 128, 96, 64, 32, 16 and 8 only, and covers a tile 208
+// tokens wide with 13 wgmma instructions of N = 16 (224: 7 of N = 32; 112: 7 of 16), each reading its A slice
+// from shared memory again: 1.4-2x nvjet's time in the first run (NOTES.md, v25). With it, one of N = 208.
+#define CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED 1
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
@@ -204,6 +208,7 @@ std::vector<Form> forms() {
       form<TransposedPair<128, 112, 2, Coop, CoopEpilogue>>("coop_128x112_c2"),
       form<TransposedPair<64, 208, 2, KernelTmaWarpSpecialized, TmaWarpSpecialized>>("ws_64x208_c2"),
       // With the biases, against fused_b200's own call (CublasLinear::launch_pair with them).
+      form<TransposedPair<128, 208, 1, Coop, CoopEpilogue, true>>("coop_128x208_c1_bias"),
       form<TransposedPair<128, 208, 2, Coop, CoopEpilogue, true>>("coop_128x208_c2_bias"),
       form<TransposedPair<128, 208, 4, Coop, CoopEpilogue, true>>("coop_128x208_c4_bias"),
   };
