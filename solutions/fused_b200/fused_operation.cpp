@@ -31,9 +31,6 @@ std::size_t o_projection_workspace(std::int64_t rows, int sm_count, KernelArchit
                                                     : o_projection_workspace_bytes(rows, sm_count);
 }
 
-// Where the K/V biases go when K and V run as one batched cuBLAS GEMM (KvBiasPlacement, NOTES.md v24).
-constexpr KvBiasPlacement kKvBiasPlacement = KvBiasPlacement::kGemmWherePossible;
-
 AttentionShape attention_shape(const ProblemShape& shape) {
   return AttentionShape{shape.batch, shape.lang_seq, shape.vision_seq};
 }
@@ -58,6 +55,10 @@ struct WorkspaceSizes {
 };
 
 }  // namespace
+
+KvBiasPlacement kv_bias_placement(std::int64_t vision_seq) {
+  return vision_seq < kFewKeys ? KvBiasPlacement::kGemmOnly : KvBiasPlacement::kGemmWherePossible;
+}
 
 bool attention_rotates_q(const ProblemShape& shape) {
   return q_projection_on_cublas(shape.lang_rows(), current_kernel_architecture());
@@ -133,7 +134,7 @@ void FusedOperation::run(const FusionArgs& args, const StageEvents* events) cons
     const KvGemms kv = cublas_.project_kv(in.vision_hidden_states.data, shape.vision_rows(), in.k_proj_weight.data,
                                           in.k_proj_bias.data, in.v_proj_weight.data, in.v_proj_bias.data,
                                           in.vision_grid_thw.data, ws.k, ws.v, ws.kv_gemm, stream, numerics_.rope,
-                                          later, kKvBiasPlacement);
+                                          later, kv_bias_placement(shape.vision_seq));
     if (kv == KvGemms::kBatchedBiasesAfter) attention_biases.v = in.v_proj_bias.data;
   } else {
     launch_kv_projection(in.vision_hidden_states.data, shape.vision_rows(), in.k_proj_weight.data,

@@ -59,10 +59,18 @@ struct StageEvents {
 // Whether Q leaves its projection unrotated and the attention applies its RoPE (Q on cuBLAS, projection_cublas.hpp).
 bool attention_rotates_q(const ProblemShape& shape);
 
+// Where the K/V biases go when K and V run as one batched cuBLAS GEMM. Added after it (v24), K is rounded twice, a
+// quarter of its values one bf16 step off the reference's, which costs the matched ratio about 6/Lv points where the
+// biases do not step as the weights do (NOTES.md, v26: 0.17 at Lv 28, 0.08 at 98, 0.03 at 196, 0.01 at 392). Below
+// kFewKeys keys they stay in the GEMMs (two GEMMs where the batched one cannot take them).
+inline constexpr std::int64_t kFewKeys = 196;
+KvBiasPlacement kv_bias_placement(std::int64_t vision_seq);
+
 class FusedOperation {
  public:
   // Creates the cuBLASLt handle of the projections on cuBLAS (projection_cublas.hpp) here, outside every timed call.
-  explicit FusedOperation(int sm_count, FusedNumerics numerics = {}) : sm_count_(sm_count), numerics_(numerics) {}
+  explicit FusedOperation(int sm_count, FusedNumerics numerics = {})
+      : sm_count_(sm_count), numerics_(numerics), cublas_(sm_count) {}
 
   std::size_t workspace_bytes(const ProblemShape& shape) const { return FusedWorkspace::bytes(shape, sm_count_); }
   // Enqueues the whole operation on args.stream; no allocation and no host synchronization. With `events`, the

@@ -1,11 +1,13 @@
 #include "solutions/fused_b200/projection_cublas.hpp"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 
 #include "harness/core/errors.hpp"
 #include "harness/core/problem.hpp"
 #include "solutions/fused_b200/projection_groups.hpp"
+#include "solutions/fused_b200/projection_kv_pair.hpp"
 #include "solutions/fused_b200/projection_staged_epilogue.hpp"
 
 namespace vlb::fused_b200 {
@@ -210,7 +212,7 @@ KvGemms CublasProjections::project_kv(const bf16* vision_hidden, std::int64_t ro
                                       const bf16* k_bias, const bf16* v_weight, const bf16* v_bias,
                                       const std::int64_t* vision_grid_thw, bf16* k_out, bf16* v_out,
                                       Workspace workspace, cudaStream_t stream, RopeArithmetic rope_arithmetic,
-                                      LaunchOrder rotation_order, KvBiasPlacement placement) const {
+                                      LaunchOrder later, KvBiasPlacement placement) const {
   // One launch fills the GPU where each GEMM alone is a thin wave (1568 rows: 52 tiles each on 132 SMs).
   struct Batch {
     const bf16* weight;
@@ -221,18 +223,18 @@ KvGemms CublasProjections::project_kv(const bf16* vision_hidden, std::int64_t ro
   if (kv_batch_starts_with_v(k_weight, v_weight)) std::swap(first, second);
   KvGemms ran = KvGemms::kBatched;
   std::optional<BatchedPairStrides> strides;
-  if (placement == KvBiasPlacement::kGemmWherePossible) {
+  if (placement != KvBiasPlacement::kAfterGemm) {
     strides = batched_pair_strides({first.weight, second.weight}, {first.bias, second.bias}, {first.out, second.out});
   }
-  if (!strides) {
+  if (!strides && placement != KvBiasPlacement::kGemmOnly) {
     // The biases after the GEMM: where they do not step as the weights do (v24 replaced v15's copy of them side by
     // side, a launch and a gap), or where asked to.
     strides = batched_pair_strides({first.weight, second.weight}, {first.out, second.out});
     ran = KvGemms::kBatchedBiasesAfter;
   }
   const bf16* gemm_bias = ran == KvGemms::kBatched ? first.bias : nullptr;
-  const bool batched = strides && linear_.launch_pair(vision_hidden, rows, ModelDims::kKvProjDim, ModelDims::kHidden,
-                                                      first.weight, gemm_bias, first.out, *strides, workspace, stream);
+  const bool batched = strides && launch_kv_pair(vision_hidden, rows, first.weight, gemm_bias, first.out, *strides,
+                                                 workspace, stream, later);
   if (!batched) {
     linear_.launch(vision_hidden, rows, ModelDims::kKvProjDim, ModelDims::kHidden, k_weight, k_bias, k_out,
                    workspace, stream);
@@ -241,8 +243,32 @@ KvGemms CublasProjections::project_kv(const bf16* vision_hidden, std::int64_t ro
     ran = KvGemms::kTwoGemms;
   }
   rotate_in_place(k_out, ran == KvGemms::kBatchedBiasesAfter ? k_bias : nullptr, rows, ModelDims::kKvProjDim,
-                  RopeKind::kVision, vision_grid_thw, rope_arithmetic, stream, rotation_order);
+                  RopeKind::kVision, vision_grid_thw, rope_arithmetic, stream, later);
   return ran;
+}
+
+bool CublasProjections::launch_kv_pair(const bf16* vision_hidden, std::int64_t rows, const bf16* weight,
+                                       const bf16* bias, bf16* out, const BatchedPairStrides& strides,
+                                       Workspace workspace, cudaStream_t stream, LaunchOrder order) const {
+#if defined(VLBENCH_HAS_SM90)
+  const KvPairLaunch pair{vision_hidden, rows, weight, bias, out, strides.weight, strides.bias, strides.out};
+  if (kv_pair_on_cutlass(rows, sm_count_) && kv_pair_aligned(pair) &&
+      current_kernel_architecture() == KernelArchitecture::kSm90) {
+    sm90::run_kv_pair_128x208(pair, sm_count_, workspace, stream, order);
+    return true;
+  }
+#endif
+  (void)order;
+  return linear_.launch_pair(vision_hidden, rows, ModelDims::kKvProjDim, ModelDims::kHidden, weight, bias, out,
+                             strides, workspace, stream);
+}
+
+bool kv_pair_aligned(const KvPairLaunch& launch) {
+  const auto aligned = [](const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0; };
+  const auto steps = [](std::int64_t stride) { return stride > 0 && stride * sizeof(bf16) % 16 == 0; };
+  const bool bias_ok = launch.bias == nullptr || (aligned(launch.bias) && steps(launch.bias_stride));
+  return aligned(launch.activations) && aligned(launch.weight) && aligned(launch.out) &&
+         steps(launch.weight_stride) && steps(launch.out_stride) && bias_ok;
 }
 
 void CublasProjections::project_o(const bf16* attention, std::int64_t rows, const bf16* o_weight, bf16* output,

@@ -119,13 +119,22 @@ enum class KvGemms { kBatched, kBatchedBiasesAfter, kTwoGemms };
 
 // Where project_kv adds the K/V biases when one batched GEMM can run.
 enum class KvBiasPlacement {
-  kGemmWherePossible,  // in the GEMM's epilogue where the biases step as the weights do, else as kAfterGemm
-  kAfterGemm,          // K's in its RoPE pass (which reads and writes every value anyway), V's to the attention's output
+  // In the GEMM's epilogue where the biases step as the weights do, else as kAfterGemm.
+  kGemmWherePossible,
+  // K's in its RoPE pass (which reads and writes every value anyway), V's to the attention's output.
+  kAfterGemm,
+  // In the GEMMs' epilogues: the batched GEMM where the biases step as the weights do, else two GEMMs (every value
+  // rounded once, as the reference rounds it).
+  kGemmOnly,
 };
 
 // The fused operation's three projections on cuBLAS, with their RoPE passes.
 class CublasProjections {
  public:
+  // With `sm_count` > 0, project_kv runs its batched pair on CUTLASS where the device runs sm90 kernels and
+  // kv_pair_on_cutlass(rows, sm_count) holds (projection_kv_pair.hpp); with 0, always on cuBLAS.
+  explicit CublasProjections(int sm_count = 0) : sm_count_(sm_count) {}
+
   static constexpr std::size_t workspace_bytes() { return CublasLinear::workspace_bytes(); }
 
   // q_out[rows, 4096] = bf16(lang · Wqᵀ + bq), not rotated: the attention rotates it (AttentionQueryRope).
@@ -136,19 +145,25 @@ class CublasProjections {
   // v_out[rows, 1024] = bf16(vision · Wvᵀ + bv), or bf16(vision · Wvᵀ) where it returns kBatchedBiasesAfter: the
   // caller then owes V its bias (the attention adds it to its output, AttentionBiases::v). One batched GEMM where the
   // weights and outputs lie in one order (kv_batch_starts_with_v), its biases placed by `placement`; two GEMMs
-  // otherwise. Returns which of these it enqueued. K's RoPE pass starts `rotation_order` after the GEMMs
-  // (kOverlapPrevious: its launch overlaps their end; vision_grid_thw and k_bias must then have been written before
-  // they started).
+  // otherwise. Returns which of these it enqueued. With `later` kOverlapPrevious, a pair on CUTLASS starts as the
+  // previous kernel's programmatic dependent, and K's RoPE pass as the GEMMs' (its launch overlaps their end;
+  // vision_grid_thw and k_bias must then have been written before the work before the GEMMs started).
   KvGemms project_kv(const bf16* vision_hidden, std::int64_t rows, const bf16* k_weight, const bf16* k_bias,
                      const bf16* v_weight, const bf16* v_bias, const std::int64_t* vision_grid_thw, bf16* k_out,
                      bf16* v_out, Workspace workspace, cudaStream_t stream, RopeArithmetic rope_arithmetic,
-                     LaunchOrder rotation_order = LaunchOrder::kAfterPrevious,
+                     LaunchOrder later = LaunchOrder::kAfterPrevious,
                      KvBiasPlacement placement = KvBiasPlacement::kGemmWherePossible) const;
   // output[rows, 4096] = attention[rows, 4096] · Woᵀ.
   void project_o(const bf16* attention, std::int64_t rows, const bf16* o_weight, bf16* output, Workspace workspace,
                  cudaStream_t stream) const;
 
  private:
+  // The batched pair: on CUTLASS where the constructor's rule allows it, else cuBLAS's; false where neither ran.
+  bool launch_kv_pair(const bf16* vision_hidden, std::int64_t rows, const bf16* weight, const bf16* bias, bf16* out,
+                      const BatchedPairStrides& strides, Workspace workspace, cudaStream_t stream,
+                      LaunchOrder order) const;
+
+  int sm_count_ = 0;
   CublasLinear linear_;
 };
 

@@ -18,6 +18,7 @@
 #include "harness/inputs/input_set.hpp"
 #include "solutions/fused_b200/projection_cublas.hpp"
 #include "solutions/fused_b200/projection_gemm.hpp"
+#include "solutions/fused_b200/projection_kv_pair.hpp"
 #include "support/gpu_test.hpp"
 #include "support_projection_reference.hpp"
 #include "support_fused_device.hpp"
@@ -271,16 +272,19 @@ TEST_CASE("K and V on cuBLAS: one batched GEMM where weights and outputs are str
     expect_rows_match("V", v_out, rows, v_reference(in, TensorId::kVProjWeight), in.seed + 1);
   }
   SECTION("project_kv: one batched GEMM in either order of K and V, the biases after it where their order disagrees "
-          "(or where asked), two GEMMs where the outputs' does") {
+          "(or where asked; two GEMMs instead where the biases must stay in the GEMMs), two GEMMs where the outputs' "
+          "does") {
     // (K's weight below V's, K's bias below V's, K's output below V's).
     const auto [k_weight_low, k_bias_low, k_out_low] = GENERATE(table<bool, bool, bool>(
         {{true, true, true}, {false, false, false}, {false, true, false}, {true, false, true}, {true, true, false}}));
-    const KvBiasPlacement placement = GENERATE(KvBiasPlacement::kGemmWherePossible, KvBiasPlacement::kAfterGemm);
+    const KvBiasPlacement placement = GENERATE(KvBiasPlacement::kGemmWherePossible, KvBiasPlacement::kAfterGemm,
+                                               KvBiasPlacement::kGemmOnly);
     const bool one_order = k_weight_low == k_bias_low && k_weight_low == k_out_low;
-    const KvGemms expected = k_weight_low != k_out_low ? KvGemms::kTwoGemms
-                             : one_order && placement == KvBiasPlacement::kGemmWherePossible
-                                 ? KvGemms::kBatched
-                                 : KvGemms::kBatchedBiasesAfter;
+    const KvGemms expected = k_weight_low != k_out_low                              ? KvGemms::kTwoGemms
+                             : placement == KvBiasPlacement::kAfterGemm             ? KvGemms::kBatchedBiasesAfter
+                             : one_order                                            ? KvGemms::kBatched
+                             : placement == KvBiasPlacement::kGemmOnly              ? KvGemms::kTwoGemms
+                                                                                    : KvGemms::kBatchedBiasesAfter;
     INFO("K below V: weight " << k_weight_low << ", bias " << k_bias_low << ", output " << k_out_low
                               << "; placement " << static_cast<int>(placement));
     bf16* k_weight = k_weight_low ? low_weight : high_weight;
@@ -306,6 +310,35 @@ TEST_CASE("K and V on cuBLAS: one batched GEMM where weights and outputs are str
     stream.synchronize();
     expect_rows_match("K", k_at, rows, k_reference(in, TensorId::kKProjWeight), in.seed);
     expect_rows_match("V", v_at, rows, v_reference_as_left(in, ran), in.seed + 1);
+  }
+  SECTION("project_kv on CUTLASS's 128 x 208 pair where it fills one wave: with the biases in its epilogue and "
+          "after it, in both launch orders, after a GEMM of its own") {
+    const int sm_count = vlb::testing::test_device().sm_count;
+    if (skip_unless_hopper_kernels("the CUTLASS K/V pair")) return;
+    if (!kv_pair_on_cutlass(rows, sm_count)) {
+      vlb::testing::mark_skipped("the CUTLASS K/V pair: " + std::to_string(rows) + " rows are not one wave of its " +
+                                 "tiles on " + std::to_string(sm_count) + " SMs");
+      return;
+    }
+    const KvBiasPlacement placement = GENERATE(KvBiasPlacement::kGemmWherePossible, KvBiasPlacement::kAfterGemm);
+    const LaunchOrder order = GENERATE(LaunchOrder::kAfterPrevious, LaunchOrder::kOverlapPrevious);
+    INFO("placement " << static_cast<int>(placement) << ", order " << static_cast<int>(order));
+    copy(low_weight, TensorId::kKProjWeight, weight_bytes);
+    copy(high_weight, TensorId::kVProjWeight, weight_bytes);
+    copy(k_bias, TensorId::kKProjBias, bias_bytes);
+    copy(v_bias, TensorId::kVProjBias, bias_bytes);
+    const CublasProjections projections(sm_count);
+    // Q's GEMM first, as in the fused operation, where the pair is its programmatic dependent.
+    DeviceBuffer scratch = poisoned_output(rows * ModelDims::kKvProjDim, stream.get());
+    projections.project_q(vision, rows / 4, in.on_device<bf16>(TensorId::kQProjWeight),
+                          in.on_device<bf16>(TensorId::kQProjBias), scratch.as<bf16>(), view, stream.get());
+    const KvGemms ran = projections.project_kv(vision, rows, low_weight, k_bias, high_weight, v_bias, grid, k_out,
+                                               v_out, view, stream.get(), RopeArithmetic::kFp32, order, placement);
+    CHECK(ran == (placement == KvBiasPlacement::kGemmWherePossible ? KvGemms::kBatched
+                                                                   : KvGemms::kBatchedBiasesAfter));
+    stream.synchronize();
+    expect_rows_match("K", k_out, rows, k_reference(in, TensorId::kKProjWeight), in.seed);
+    expect_rows_match("V", v_out, rows, v_reference_as_left(in, ran), in.seed + 1);
   }
   SECTION("biases 2^31 bytes or more apart, which cuBLASLt 13.1's batched GEMM reads 4 GiB off: added after it") {
     // The fused operation launches K's pass, which then adds K's bias, programmatically; after a GEMM, and after

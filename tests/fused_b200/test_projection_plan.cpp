@@ -6,6 +6,7 @@
 #include "harness/core/errors.hpp"
 #include "solutions/fused_b200/fused_operation.hpp"
 #include "solutions/fused_b200/projection_cublas.hpp"
+#include "solutions/fused_b200/projection_kv_pair.hpp"
 #include "solutions/fused_b200/projection_plan.hpp"
 
 using namespace vlb::fused_b200;
@@ -233,4 +234,59 @@ TEST_CASE("the batched K/V GEMM starts with the lower weight, and the fused work
   std::swap(inputs.k_proj_weight.data, inputs.v_proj_weight.data);
   CHECK(kv_batch_starts_with_v(inputs.k_proj_weight.data, inputs.v_proj_weight.data));
   CHECK(kv_slot_order(inputs) == KvSlotOrder::kVFirst);
+}
+
+TEST_CASE("the K/V pair runs on CUTLASS where its 128 x 208 tiles fill exactly one wave, with 16-byte operands",
+          "[fused_b200][plan]") {
+  using vlb::fused_b200::kv_pair_aligned;
+  using vlb::fused_b200::kv_pair_on_cutlass;
+  using vlb::fused_b200::KvPairLaunch;
+  // 132 SMs: 8 token tiles of 208 (128 CTAs), rows 1457-1664; the suite's 1568 (cases 7, 8, 11) is among them.
+  CHECK_FALSE(kv_pair_on_cutlass(1456, 132));
+  CHECK(kv_pair_on_cutlass(1457, 132));
+  CHECK(kv_pair_on_cutlass(1568, 132));
+  CHECK(kv_pair_on_cutlass(1664, 132));
+  CHECK_FALSE(kv_pair_on_cutlass(1665, 132));
+  CHECK_FALSE(kv_pair_on_cutlass(784, 132));   // half the SMs: cuBLAS's tiling is faster (NOTES.md, v25)
+  CHECK_FALSE(kv_pair_on_cutlass(3136, 132));  // two waves
+  // 114 SMs (an H100 PCIe): 7 token tiles, rows 1249-1456.
+  CHECK(kv_pair_on_cutlass(1249, 114));
+  CHECK(kv_pair_on_cutlass(1456, 114));
+  CHECK_FALSE(kv_pair_on_cutlass(1568, 114));
+  // Fewer SMs than one token tile's CTAs, no rows, or no SM count (CublasProjections' default): never.
+  CHECK_FALSE(kv_pair_on_cutlass(100, 15));
+  CHECK_FALSE(kv_pair_on_cutlass(0, 132));
+  CHECK_FALSE(kv_pair_on_cutlass(1568, 0));
+
+  // Pointers only compared, never dereferenced.
+  alignas(16) static __nv_bfloat16 storage[64];
+  KvPairLaunch launch{storage, 1568, storage, storage, storage, 4096 * 1024, 1024 + 128, 1568 * 1024};
+  CHECK(kv_pair_aligned(launch));
+  KvPairLaunch misaligned_bias = launch;
+  misaligned_bias.bias = storage + 1;
+  CHECK_FALSE(kv_pair_aligned(misaligned_bias));
+  misaligned_bias.bias = nullptr;  // no bias: its pointer and stride do not matter
+  CHECK(kv_pair_aligned(misaligned_bias));
+  KvPairLaunch odd_stride = launch;
+  odd_stride.out_stride = 1568 * 1024 + 4;  // 8 bytes: not a TMA step
+  CHECK_FALSE(kv_pair_aligned(odd_stride));
+  KvPairLaunch backwards = launch;
+  backwards.weight_stride = -4096 * 1024;  // the second weight below the first
+  CHECK_FALSE(kv_pair_aligned(backwards));
+  KvPairLaunch misaligned_activations = launch;
+  misaligned_activations.activations = storage + 4;
+  CHECK_FALSE(kv_pair_aligned(misaligned_activations));
+}
+
+TEST_CASE("below 196 keys the K/V biases stay in the GEMMs, where one rounding more on K costs the margin",
+          "[fused_b200][plan]") {
+  using vlb::fused_b200::KvBiasPlacement;
+  using vlb::fused_b200::kv_bias_placement;
+  // NOTES.md, v26: the biases after the batched GEMM cost 0.17 points at Lv 28, 0.08 at 98, 0.03 at 196.
+  CHECK(kv_bias_placement(1) == KvBiasPlacement::kGemmOnly);
+  CHECK(kv_bias_placement(51) == KvBiasPlacement::kGemmOnly);
+  CHECK(kv_bias_placement(195) == KvBiasPlacement::kGemmOnly);
+  // Every workload of the suite (Lv 196 and up) keeps v24's placement.
+  CHECK(kv_bias_placement(196) == KvBiasPlacement::kGemmWherePossible);
+  CHECK(kv_bias_placement(12544) == KvBiasPlacement::kGemmWherePossible);
 }
