@@ -332,12 +332,15 @@ struct AttentionMainloop {
     }
   }
 
-  template <bool kStartsAtTail, class OutputFragment>
+  // kOnlyBlock: the tail block is the step's only one (Lv <= the block; never split): no loop, and the reference's
+  // rounding points in the softmax (OnlineSoftmax::reference_rounded, v27).
+  template <bool kStartsAtTail, bool kOnlyBlock = false, class OutputFragment>
   CUTE_DEVICE static void consume_blocks(const AttentionParams& params, SharedStorage& storage, Pipeline& k_pipeline,
                                          Pipeline& v_pipeline, PipelineState& k_read, PipelineState& v_read,
                                          int thread, const AttentionStep& step, Softmax& softmax,
                                          OutputFragment& output_fragment) {
     using namespace cute;
+    static_assert(kStartsAtTail || !kOnlyBlock, "the only block is the tail block");
     const int warp_group = thread / 128;
     typename Config::TiledMmaQK mma_qk;
     typename Config::TiledMmaPV mma_pv;
@@ -393,7 +396,11 @@ struct AttentionMainloop {
     if (first_block == step.kv_begin) release_query(storage, step);
     if constexpr (kStartsAtTail) {
       mask_columns(tail_scores, tail_key_coordinates, params.walk.valid_keys_in_last_block);
-      softmax.template update<true>(tail_scores, output_scale);
+      if constexpr (kOnlyBlock) {
+        softmax.reference_rounded(tail_scores);
+      } else {
+        softmax.template update<true>(tail_scores, output_scale);
+      }
     } else {
       softmax.template update<true>(scores, output_scale);
     }
@@ -402,7 +409,7 @@ struct AttentionMainloop {
     constexpr bool kTailInFlight = kTailPvKSteps != kPvKSteps && kStartsAtTail;
 
     CUTE_NO_UNROLL
-    for (int block = first_block - 1; block >= step.kv_begin; --block) {
+    for (int block = first_block - 1; !kOnlyBlock && block >= step.kv_begin; --block) {
       k_pipeline.consumer_wait(k_read);
       wait_gemm_turn(warp_group);
       issue_warpgroup_gemm<true>(mma_qk, q_operand, k_operand(_, _, _, k_read.index()), score_fragment);
@@ -426,7 +433,9 @@ struct AttentionMainloop {
       probabilities = probabilities_as_operand(score_fragment);
     }
 
-    if (any_row_rescaled(output_scale)) scale_rows(output, output_scale);
+    if constexpr (!kOnlyBlock) {  // reference_rounded sets no factor: its P is final
+      if (any_row_rescaled(output_scale)) scale_rows(output, output_scale);
+    }
     v_pipeline.consumer_wait(v_read);
     if (kTailInFlight && first_block == step.kv_begin) {
       issue_tail_pv(mma_pv, probabilities, v_operand(_, _, _, v_read.index()), output_fragment);

@@ -62,9 +62,9 @@ AttentionParams make_params(const AttentionTensors& tensors, const AttentionShap
   return params;
 }
 
-template <class KernelConfig, bool kSplitLastWave>
+template <class KernelConfig, bool kSplitLastWave, bool kOneKvBlock = false>
 void launch_kernel(const AttentionParams& params, int grid, cudaStream_t stream, LaunchOrder order) {
-  auto* kernel = &attention_kernel<KernelConfig, kSplitLastWave>;
+  auto* kernel = &attention_kernel<KernelConfig, kSplitLastWave, kOneKvBlock>;
   VLB_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, KernelConfig::kSharedBytes));
   const OrderedLaunchConfig launch(dim3(static_cast<unsigned>(grid)), dim3(KernelConfig::kThreads),
@@ -75,6 +75,7 @@ void launch_kernel(const AttentionParams& params, int grid, cudaStream_t stream,
 template <class KernelConfig>
 void launch_with(const AttentionParams& params, int grid, cudaStream_t stream, LaunchOrder order) {
   if (params.walk.split.active()) return launch_kernel<KernelConfig, true>(params, grid, stream, order);
+  if (params.walk.kv_blocks == 1) return launch_kernel<KernelConfig, false, true>(params, grid, stream, order);
   launch_kernel<KernelConfig, false>(params, grid, stream, order);
 }
 

@@ -1,11 +1,13 @@
 #pragma once
 // Online softmax of the attention stage on a thread's score fragment seen as (rows, cols), architecture-neutral: the
 // caller gives the view and how many threads share a row (4 for Hopper's wgmma fragments, whose row is spread over a
-// quad of lanes). Scores stay fp32; the softmax runs in base 2 with 1/sqrt(128) folded into one multiply-add.
+// quad of lanes). Scores stay fp32; the softmax runs in base 2 with 1/sqrt(128) folded into one multiply-add. Where
+// a row's every key is in one block, the reference's own rounding points instead (reference_rounded, v27).
 #include <cute/tensor.hpp>
 
 #include <cmath>
 
+#include "solutions/fused_b200/attention_rounding.hpp"
 
 namespace vlb::fused_b200 {
 
@@ -71,6 +73,44 @@ struct OnlineSoftmax {
         block_sum += probability;
       }
       row_sum[row] = kFirstBlock ? block_sum : fmaf(row_sum[row], output_scale[row], block_sum);
+    }
+  }
+
+  // For a row's one and only KV block (Lv <= the block), the reference's rounding points instead of the online
+  // softmax's: scores rounded to bf16, scaled and rounded again, and P normalized before its bf16 rounding, so P V
+  // needs no division after it. The flash form rounds unnormalized P and divides O by the sum at the end; where few
+  // keys share a row, that difference alone cost small outputs the 99.9% margin (NOTES.md, v26 and v27). It pays
+  // only because Q and K equal the reference's bit for bit (v8): before, rounding the scores turned their last-bit
+  // differences into whole bf16 steps (v7). exp and the division are the online softmax's fast forms (ex2.approx,
+  // the row's reciprocal): a few fp32 ulps from PyTorch's expf and quotient, which the bf16 rounding of P absorbs in
+  // all but rare elements; the accurate forms cost few-key shapes 2-10% of the whole operation (v27a). Masked columns
+  // (-inf) give P = 0. row_max is then in scaled units and row_sum this thread's share of 1 (inverse_sums gives
+  // exactly 1): no update may follow.
+  template <class Scores>
+  CUTE_DEVICE void reference_rounded(Scores& scores) {
+    static_assert(decltype(cute::size<0>(scores))::value == kRows);
+    CUTE_UNROLL
+    for (int row = 0; row < kRows; ++row) {
+      float max = -INFINITY;
+      CUTE_UNROLL
+      for (int col = 0; col < cute::size<1>(scores); ++col) {
+        scores(row, col) = reference_scaled_score(scores(row, col));
+        max = fmaxf(max, scores(row, col));
+      }
+      max = row_max_over_threads<kThreadsPerRow>(max);
+      float sum = 0.0f;
+      CUTE_UNROLL
+      for (int col = 0; col < cute::size<1>(scores); ++col) {
+        scores(row, col) = fast_exp2((scores(row, col) - max) * kLog2E);  // x - max in fp32, as the reference
+        sum += scores(row, col);
+      }
+      const float inverse_sum = 1.0f / row_sum_over_threads<kThreadsPerRow>(sum);
+      CUTE_UNROLL
+      for (int col = 0; col < cute::size<1>(scores); ++col) {
+        scores(row, col) = reference_probability(scores(row, col), inverse_sum);
+      }
+      row_max[row] = max;
+      row_sum[row] = 1.0f / kThreadsPerRow;
     }
   }
 

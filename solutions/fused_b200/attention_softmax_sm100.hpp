@@ -127,7 +127,11 @@ struct AttentionSoftmax {
         ++s_read;
         if (step == 0) {  // the last KV block, the only partial one
           mask_columns(row_values, row_coordinates, params.walk.valid_keys_in_last_block);
-          softmax.template update<true>(row_values, output_scale);
+          if (params.walk.kv_blocks == 1) {  // every key in this block: the reference's rounding points (v27)
+            softmax.reference_rounded(row_values);
+          } else {
+            softmax.template update<true>(row_values, output_scale);
+          }
         } else {
           softmax.template update<false>(row_values, output_scale);
         }

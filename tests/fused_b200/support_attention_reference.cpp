@@ -4,6 +4,9 @@
 #include <cmath>
 #include <random>
 
+#include "harness/core/problem.hpp"
+#include "reference/cpu_stages.hpp"
+
 namespace vlb::fused_b200::testing {
 namespace {
 
@@ -63,6 +66,21 @@ std::vector<double> reference_attention(const AttentionInputsHost& inputs, std::
     }
   }
   return out;
+}
+
+namespace {
+
+std::vector<float> as_floats(const std::vector<__nv_bfloat16>& values) {
+  std::vector<float> out(values.size());
+  std::transform(values.begin(), values.end(), out.begin(), [](__nv_bfloat16 x) { return __bfloat162float(x); });
+  return out;
+}
+
+}  // namespace
+
+std::vector<float> reference_rounded_attention(const AttentionInputsHost& inputs) {
+  return vlb::reference::faithful_attention_cpu(ProblemShape{inputs.batch, inputs.lang_seq, inputs.vision_seq},
+                                                as_floats(inputs.q), as_floats(inputs.k), as_floats(inputs.v));
 }
 
 }  // namespace vlb::fused_b200::testing
