@@ -27,7 +27,7 @@ std::uint32_t bits(float value) {
 
 TEST_CASE("attention rounding: the score scale is the reference's, bit for bit", "[fused_b200][attention]") {
   CHECK(bits(kReferenceScoreScale) == bits(vlb::reference::kFaithfulScoreScale));
-  // Not the online softmax's 1/sqrt(128) literal by accident of spelling: both round 1/sqrt(128) to fp32.
+  // And it is 1/sqrt(128) to fp32 precision (not, say, the reciprocal of bf16's 11.3125).
   CHECK(std::abs(static_cast<double>(kReferenceScoreScale) - 1.0 / std::sqrt(128.0)) < 1e-8);
 }
 
@@ -42,7 +42,6 @@ TEST_CASE("attention rounding: scaled scores equal the reference's steps on seed
                                                             vlb::reference::kFaithfulScoreScale);
     REQUIRE(bits(reference_scaled_score(s)) == bits(expected));
     double_rounded += bits(expected) != bits(vlb::reference::rope::round_bf16(s * kReferenceScoreScale));
-
   }
   // The first rounding matters: rounding once instead would differ on a share of the draws.
   CHECK(double_rounded > 1000);
