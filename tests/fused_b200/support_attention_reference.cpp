@@ -68,15 +68,11 @@ std::vector<double> reference_attention(const AttentionInputsHost& inputs, std::
   return out;
 }
 
-namespace {
-
 std::vector<float> as_floats(const std::vector<__nv_bfloat16>& values) {
   std::vector<float> out(values.size());
   std::transform(values.begin(), values.end(), out.begin(), [](__nv_bfloat16 x) { return __bfloat162float(x); });
   return out;
 }
-
-}  // namespace
 
 std::vector<float> reference_rounded_attention(const AttentionInputsHost& inputs) {
   return vlb::reference::faithful_attention_cpu(ProblemShape{inputs.batch, inputs.lang_seq, inputs.vision_seq},

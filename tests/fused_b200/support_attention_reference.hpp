@@ -23,6 +23,9 @@ AttentionInputsHost make_attention_inputs(std::int64_t batch, std::int64_t lang_
 // Row-major [tokens.size(), 32 * 128]: the attention output of each chosen token (an index into B*Lq).
 std::vector<double> reference_attention(const AttentionInputsHost& inputs, std::span<const std::int64_t> tokens);
 
+// bf16 values as floats (the reference's CPU stages take them so).
+std::vector<float> as_floats(const std::vector<__nv_bfloat16>& values);
+
 // Row-major [B * Lq, 32 * 128]: the reference's own attention (reference/cpu_faithful.cpp, with its rounding points:
 // bf16 scores, scaled and rounded, fp32 softmax, P normalized then rounded, O rounded), as floats of bf16 values.
 std::vector<float> reference_rounded_attention(const AttentionInputsHost& inputs);

@@ -229,9 +229,7 @@ std::vector<float> attention_output(const reference::AttentionInputsHost& inputs
   stream.synchronize();
   std::vector<__nv_bfloat16> host(static_cast<std::size_t>(elements));
   VLB_CUDA_CHECK(cudaMemcpy(host.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost));
-  std::vector<float> values(host.size());
-  std::transform(host.begin(), host.end(), values.begin(), [](__nv_bfloat16 x) { return __bfloat162float(x); });
-  return values;
+  return reference::as_floats(host);
 }
 
 // The share of output elements equal to the reference's own attention (reference/cpu_faithful.cpp: bf16 scores,
