@@ -278,10 +278,12 @@ void CaseSession::audit_spans(const std::vector<std::uint64_t>& numbers, TimingR
 std::optional<std::string> CaseSession::outside_clock_check(TimingResult& timing) const {
   if (!calibration_ || timing.outside_samples_ms.empty() || timing.samples_ms.empty()) return std::nullopt;
   const double outside_median = compute_statistics(timing.outside_samples_ms).median;
+  const std::size_t output_bytes = placements_->output_bytes();
   timing.outside_clock = OutsideClockRecord{calibration_->calls, calibration_->overhead_ms, calibration_->spread_ms,
                                             calibration_->cupti_overhead_ms,
-                                            outside_clock_slack_ms(*calibration_, outside_median)};
-  return outside_clock_violation(timing.stats.median, context_.plan.timing.timer, outside_median, *calibration_);
+                                            outside_clock_slack_ms(*calibration_, outside_median, output_bytes)};
+  return outside_clock_violation(timing.stats.median, context_.plan.timing.timer, outside_median, *calibration_,
+                                 output_bytes);
 }
 
 // Step 5.

@@ -46,22 +46,30 @@ OutsideClockCalibration calibrate_outside_clock(std::span<const double> outside_
   return calibration;
 }
 
-double outside_clock_slack_ms(const OutsideClockCalibration& calibration, double outside_median_ms) {
+double outside_clock_slack_ms(const OutsideClockCalibration& calibration, double outside_median_ms,
+                              std::size_t output_bytes) {
   constexpr double kResolutionMs = 0.002;
-  // Measured on the H200 (results/h200/judge/): after a real call the judge's own read of the output takes longer than
-  // after a calibration call, by up to 5.4% of the call for fused_b200 (1.5% for the reference) and 25 us of noise
-  // from run to run; the slack covers both with room.
-  constexpr double kSpreadFloorMs = 0.050;
+  // Measured (results/h200/judge/, results/h100/fused_b200/v27/b_second_form/): the calibration's median moves by
+  // ~25 us from run to run. After a real call the judge's read-back of the output takes longer than after a
+  // calibration call: by up to 5.4% of the call for fused_b200 on the H200, and on the H100 by 15-40 us at 2-8 MB of
+  // output, 50-85 us at 16-17 MB, 100-150 us from 45 MB up (where 8% of the call covers it). The 50 us floor of
+  // the first form left a 232 us call with 15.7 MB of output 9 us outside (an honest REWARD_HACK).
+  constexpr double kSpreadFloorMs = 0.060;
   constexpr double kRealCallShare = 0.08;
+  constexpr double kReadBackMsPerMB = 0.0015;
+  constexpr double kReadBackCapMB = 64.0;
   const double call_ms = std::max(0.0, outside_median_ms - calibration.overhead_ms);  // the call, as the judge saw it
-  return std::max(3.0 * calibration.spread_ms, kSpreadFloorMs) + kRealCallShare * call_ms + kResolutionMs;
+  const double output_mb = std::min(static_cast<double>(output_bytes) / 1e6, kReadBackCapMB);
+  return std::max(3.0 * calibration.spread_ms, kSpreadFloorMs) + kRealCallShare * call_ms +
+         kReadBackMsPerMB * output_mb + kResolutionMs;
 }
 
 std::optional<std::string> outside_clock_violation(double reported_median_ms, TimerKind timer,
-                                                   double outside_median_ms, const OutsideClockCalibration& calibration) {
+                                                   double outside_median_ms, const OutsideClockCalibration& calibration,
+                                                   std::size_t output_bytes) {
   const bool cupti = timer == TimerKind::kCupti && calibration.cupti_overhead_ms.has_value();
   const double overhead_ms = cupti ? *calibration.cupti_overhead_ms : calibration.overhead_ms;
-  const double slack_ms = outside_clock_slack_ms(calibration, outside_median_ms);
+  const double slack_ms = outside_clock_slack_ms(calibration, outside_median_ms, output_bytes);
   const double lowest_honest_ms = outside_median_ms - overhead_ms - slack_ms;
   if (reported_median_ms >= lowest_honest_ms) return std::nullopt;
   return fmt::format(

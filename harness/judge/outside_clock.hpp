@@ -5,6 +5,7 @@
 // which the judge measures on calls of known work before any solution code is loaded: the calibration. A reported
 // median below the judge's own median by more than the calibrated overhead and a slack is a forged figure
 // (REWARD_HACK, both numbers in the reason). The slack is the margin a forgery has: docs/threat-model.md.
+#include <cstddef>
 #include <optional>
 #include <span>
 #include <string>
@@ -29,13 +30,17 @@ OutsideClockCalibration calibrate_outside_clock(std::span<const double> outside_
                                                 std::span<const double> cupti_ms);
 
 // How far a reported median may lie below (outside median - overhead) before it is a forgery: three calibration
-// interquartile ranges (at least 50 us), 8% of the call as the judge saw it (outside median - overhead: a real call's read-back
-// costs more than a calibration call's, up to 5.4% of the call plus 25 us of noise on the H200) and 2 us (the
-// clocks' resolution). This slack is the margin a forged median has: docs/threat-model.md gives it per case.
-double outside_clock_slack_ms(const OutsideClockCalibration& calibration, double outside_median_ms);
+// interquartile ranges (at least 60 us: the calibration's median moves by ~25 us from run to run), 8% of the call as
+// the judge saw it (outside median - overhead), 1.5 us per MB of the call's output up to 64 MB (the read-back after a
+// real call costs more than after a calibration call, the more so the larger the output) and 2 us (the clocks'
+// resolution). Set from every honest run under results/ (tests/judge/test_outside_clock.cpp replays them); this
+// slack is the margin a forged median has: docs/threat-model.md gives it per case.
+double outside_clock_slack_ms(const OutsideClockCalibration& calibration, double outside_median_ms,
+                              std::size_t output_bytes);
 
 // The REWARD_HACK reason when `reported_median_ms` (of `timer`) is below the judge's view, else nullopt.
 std::optional<std::string> outside_clock_violation(double reported_median_ms, TimerKind timer,
-                                                   double outside_median_ms, const OutsideClockCalibration& calibration);
+                                                   double outside_median_ms, const OutsideClockCalibration& calibration,
+                                                   std::size_t output_bytes);
 
 }  // namespace vlb

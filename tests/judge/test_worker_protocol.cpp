@@ -85,12 +85,13 @@ TEST_CASE("a worker that forges its times is out of reach of the judge's own clo
   INFO("calibration overhead " << calibration.overhead_ms << " ms, spread " << calibration.spread_ms << " ms; outside "
                                << outside_median << " ms, reported " << reported_median << " ms");
   CHECK(reported_median == Approx(10.0));
-  const auto violation = vlb::outside_clock_violation(reported_median, vlb::TimerKind::kEvents, outside_median, calibration);
+  const auto violation =
+      vlb::outside_clock_violation(reported_median, vlb::TimerKind::kEvents, outside_median, calibration, 0);
   REQUIRE(violation.has_value());
   CHECK_THAT(*violation, Catch::Contains("the judge's own clock saw") && Catch::Contains("median of 10.0000 ms"));
   // The honest worker's own figures pass the same check.
   CHECK_FALSE(vlb::outside_clock_violation(vlb::compute_statistics(events).median, vlb::TimerKind::kEvents,
-                                           vlb::compute_statistics(outside).median, calibration));
+                                           vlb::compute_statistics(outside).median, calibration, 0));
 }
 
 TEST_CASE("a done before the judge's go is a broken protocol (REWARD_HACK)", "[judge][protocol]") {
