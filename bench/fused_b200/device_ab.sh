@@ -8,23 +8,25 @@
 # build both in build-90 here). Steps: the new build's attention tests; the suite with base, then new; five few-key
 # shapes with each; 65 small outputs under the judge (new, 8 rounds); the new build's [suite] tests (the 16
 # workloads and 2 x 20 random shapes); the parts bench (new); the suite with base and new again. Everything lands in
-# $OUT/ab.tgz (summary.txt says which steps ran and their exit codes).
+# $OUT/ab.tgz (summary.txt says which steps ran and their exit codes). Without .carry/base.tar.xz the base steps are
+# skipped: one build measured. Each suite run prints its per-kernel breakdown (-v).
 set -u
 case "${1:-}" in
   -h|--help) sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 BUDGET=${1:-300}
 R="$PWD"; mkdir -p /work /tmp/b; [ -e /work/main ] || ln -s "$R" /work/main
-for v in base new; do mkdir -p /tmp/b/$v && tar -xJf .carry/$v.tar.xz -C /tmp/b/$v; done
+BUILDS="new"; [ -e .carry/base.tar.xz ] && BUILDS="base new"
+for v in $BUILDS; do mkdir -p /tmp/b/$v && tar -xJf .carry/$v.tar.xz -C /tmp/b/$v; done
 ln -sfn /tmp/b/new "$R/build-90"
 L="$OUT/ab"; mkdir -p "$L"; S="$L/summary.txt"
 fits() { [ $((BUDGET - SECONDS)) -ge "$1" ] || { echo "skipped (needs $1 s, $((BUDGET - SECONDS)) left): $2" >> "$S"; return 1; }; }
 nvidia-smi > "$L/gpu.txt" 2>&1; md5sum /tmp/b/*/solution_modules/vlbench_solution_fused_b200.so > "$L/modules.md5"
 fits 60 attention && { (cd /tmp/b/new && timeout 90 ./tests/tests_fused_b200_gpu "[attention]" -d yes) > "$L/attention_tests.log" 2>&1; echo "attention tests rc=$?" >> "$S"; }
-suite() { fits 25 "suite $1 $2" && { timeout 45 /tmp/b/$1/vlbench --suite all -s fused_b200 --json "$L/suite_$1_$2.json" > "$L/suite_$1_$2.txt" 2>&1; echo "suite $1 $2 rc=$?" >> "$S"; }; }
+suite() { [ -d /tmp/b/$1 ] && fits 25 "suite $1 $2" && { timeout 45 /tmp/b/$1/vlbench --suite all -s fused_b200 -v --json "$L/suite_$1_$2.json" > "$L/suite_$1_$2.txt" 2>&1; echo "suite $1 $2 rc=$?" >> "$S"; }; }
 suite base 1; suite new 1
 F="--shape 48x114x51 --shape 30x64x28 --shape 8x128x98 --shape 64x1024x100 --shape 2x1x19"
-for v in base new; do
+for v in $BUILDS; do
   fits 12 "few keys $v" && { timeout 30 /tmp/b/$v/vlbench -s fused_b200 $F --json "$L/few_keys_$v.json" > "$L/few_keys_$v.log" 2>&1; echo "few keys $v rc=$?" >> "$S"; }
 done
 T=""; for bq in 1x1 2x1 1x3 2x3 3x2; do for lv in 7 19 24 51 100 128 130 160 250 300 400 700 1000; do T="$T --shape ${bq}x$lv"; done; done
