@@ -32,6 +32,16 @@ std::size_t attention_split_workspace_bytes(const AttentionShape& shape, int sm_
   return 0;  // the sm100 kernel does not split its last wave (BLACKWELL.md)
 }
 
+SoftmaxForm attention_kernel_softmax_form(const AttentionShape& shape, int sm_count, bool split,
+                                          KernelArchitecture architecture) {
+#if defined(VLBENCH_HAS_SM90)
+  if (architecture == KernelArchitecture::kSm90) return sm90::attention_kernel_softmax_form(shape, sm_count, split);
+#endif
+  (void)sm_count, (void)split, (void)architecture;
+  constexpr int kSm100BlockN = 128;  // attention_config_sm100.hpp
+  return attention_kv_blocks(shape.vision_seq, kSm100BlockN) == 1 ? SoftmaxForm::kOneBlock : SoftmaxForm::kOnline;
+}
+
 void clear_attention_split(const AttentionSplitWorkspace& workspace, const AttentionShape& shape, int sm_count,
                            cudaStream_t stream) {
   if (workspace.base == nullptr) return;  // a workspace is carved only where the current kernel splits

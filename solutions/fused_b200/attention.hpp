@@ -57,6 +57,12 @@ struct AttentionSplitWorkspace {
 std::size_t attention_split_workspace_bytes(const AttentionShape& shape, int sm_count,
                                             KernelArchitecture architecture = current_kernel_architecture());
 
+// How `architecture`'s kernel rounds P at this shape, launched with or without a split workspace (SoftmaxForm,
+// attention_schedule.hpp): on Hopper attention_softmax_form of its walk; the sm100 kernel has the one-block form
+// but not the two-pass one (BLACKWELL.md). Tests choose the reference to meet by it.
+SoftmaxForm attention_kernel_softmax_form(const AttentionShape& shape, int sm_count, bool split,
+                                          KernelArchitecture architecture = current_kernel_architecture());
+
 // Zeroes the split's flags (a memset of at most a few KB; nothing where the shape does not split). The flags must be
 // zero when the kernel starts and the workspace's bytes are anyone's before (the judge scrambles them each call):
 // enqueue this on the stream before launch_attention, with nothing between the two that uses the same workspace.

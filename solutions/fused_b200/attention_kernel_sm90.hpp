@@ -18,11 +18,11 @@ namespace vlb::fused_b200::sm90 {
 
 // kSplitLastWave: whether params.walk splits its last wave (AttentionSplit). A launch without the split runs an
 // instance without the split's code paths (the pieces that start past the tail block, the partials' stores and merge),
-// so that the kernel most workloads run is the one without them. kOneKvBlock: every key is in one block
-// (params.walk.kv_blocks == 1; never split), whose softmax takes the reference's rounding points (v27); an instance of
-// its own, so that the kernels of every other shape stay the code they were (a run-time choice in theirs cost the
-// suite's small cases 2-4 us, v27a).
-template <class Config, bool kSplitLastWave, bool kOneKvBlock = false>
+// so that the kernel most workloads run is the one without them. kForm: how the softmax rounds P
+// (attention_softmax_form; never split but in the online form): each form an instance of its own, so that the
+// kernels of every other shape stay the code they were (a run-time choice in theirs cost the suite's small cases
+// 2-4 us, v27a).
+template <class Config, bool kSplitLastWave, SoftmaxForm kForm = SoftmaxForm::kOnline>
 __global__ void __launch_bounds__(Config::kThreads, 1)
     attention_kernel(const __grid_constant__ AttentionParams params) {
   using Mainloop = AttentionMainloop<Config>;
@@ -30,7 +30,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
   using Split = AttentionSplitPartials<Config>;
   using Pipeline = typename Config::Pipeline;
   using SharedStorage = typename Config::SharedStorage;
-  static_assert(!(kSplitLastWave && kOneKvBlock), "a single KV block is never split");
+  static_assert(!kSplitLastWave || kForm == SoftmaxForm::kOnline, "a split tile merges online-softmax partials");
 
   extern __shared__ char shared_bytes[];
   const auto aligned = (reinterpret_cast<std::uintptr_t>(shared_bytes) + 1023) & ~std::uintptr_t{1023};
@@ -69,7 +69,8 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
   if (warp_group == 0) {
     cutlass::arch::warpgroup_reg_dealloc<Config::kProducerRegisters>();
     if (producer_warp) {
-      Mainloop::template produce<kSplitLastWave>(params, storage, k_pipeline, v_pipeline);
+      Mainloop::template produce<kSplitLastWave, kForm == SoftmaxForm::kTwoPass>(params, storage, k_pipeline,
+                                                                                v_pipeline);
     } else if (params.q_positions != nullptr) {
       Mainloop::rotate_queries(params, storage);
     }
@@ -104,8 +105,8 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
         }
         if (step.merge_until >= 0) Split::merge(params, step, thread, softmax, output_fragment);
       } else {  // every step is a whole tile, from the tail block
-        Mainloop::template consume_blocks<true, kOneKvBlock>(params, storage, k_pipeline, v_pipeline, k_read,
-                                                             v_read, thread, step, softmax, output_fragment);
+        Mainloop::template consume_blocks<true, kForm>(params, storage, k_pipeline, v_pipeline, k_read, v_read,
+                                                       thread, step, softmax, output_fragment);
       }
       Mainloop::normalize(softmax, output_fragment);
       Mainloop::add_value_bias(params, step.tile, thread, output_fragment);

@@ -9,6 +9,7 @@ namespace vlb::fused_b200::sm90 {
 
 std::size_t attention_split_workspace_bytes(const AttentionShape& shape, int sm_count);
 std::size_t attention_split_flag_bytes(const AttentionShape& shape, int sm_count);
+SoftmaxForm attention_kernel_softmax_form(const AttentionShape& shape, int sm_count, bool split);
 void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count, cudaStream_t stream,
                       LaunchOrder order, const AttentionSplitWorkspace& split);
 

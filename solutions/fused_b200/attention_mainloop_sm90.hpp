@@ -10,6 +10,8 @@
 // the only one masked, and the only one computed at its own width (Config::kTailBlockN keys). A step of the split
 // last wave (AttentionSplit) runs only its blocks [kv_begin, kv_end): without the tail block where kv_end falls
 // short of it, and leaves O unnormalized with its softmax state for the split's merge (attention_split_sm90.hpp).
+// In the two-pass form (SoftmaxForm::kTwoPass) the step's K blocks come twice: the first pass gathers the rows' max
+// and sum, the second is the walk above with P at the reference's rounding points.
 #include <cute/tensor.hpp>
 #include <cutlass/arch/barrier.h>
 #include <cutlass/numeric_conversion.h>
@@ -127,7 +129,7 @@ struct AttentionMainloop {
   // start before any V arrives; the next step's Q goes out right after this step's first K, a tile ahead of the
   // consumers, so that it has landed (and been rotated) before they reach it. Its stage frees when the consumers
   // finish the tile before this one: by then they wait on nothing this warp still has to load.
-  template <bool kSplitLastWave>
+  template <bool kSplitLastWave, bool kTwoPass = false>
   CUTE_DEVICE static void produce(const AttentionParams& params, SharedStorage& storage, Pipeline& k_pipeline,
                                   Pipeline& v_pipeline) {
     PipelineState k_write = cutlass::make_producer_start_state<Pipeline>();
@@ -142,6 +144,11 @@ struct AttentionMainloop {
       const bool more = next != scheduler.end();
       const AttentionTile& tile = step.tile;
       const int last = step.kv_end - 1;
+      if (kTwoPass && issuing_thread) {  // the first pass's K, in the second's order
+        for (int block = last; block >= step.kv_begin; --block) {
+          load_kv_block(params.k, k_pipeline, k_write, storage.k.data(), block, tile);
+        }
+      }
       if (issuing_thread) load_kv_block(params.k, k_pipeline, k_write, storage.k.data(), last, tile);
       // *next is decoded twice (here and below): held across the K/V loads as a step, it spilled the 40 registers
       // (ptxas: 32 bytes, 108 in the split kernel).
@@ -332,15 +339,21 @@ struct AttentionMainloop {
     }
   }
 
-  // kOnlyBlock: the tail block is the step's only one (Lv <= the block; never split): no loop, and the reference's
-  // rounding points in the softmax (OnlineSoftmax::reference_rounded, v27).
-  template <bool kStartsAtTail, bool kOnlyBlock = false, class OutputFragment>
+  // kForm (attention_softmax_form): kOnline, the online softmax over the step's blocks; kOneBlock, the tail block is
+  // the step's only one (Lv <= the block): no loop, and the reference's rounding points (reference_rounded, v27);
+  // kTwoPass, a first pass over every block for the rows' max and sum, then the walk of kOnline with P at the
+  // reference's rounding points and nothing to rescale (v28). Neither reference form is ever split.
+  template <bool kStartsAtTail, SoftmaxForm kForm = SoftmaxForm::kOnline, class OutputFragment>
   CUTE_DEVICE static void consume_blocks(const AttentionParams& params, SharedStorage& storage, Pipeline& k_pipeline,
                                          Pipeline& v_pipeline, PipelineState& k_read, PipelineState& v_read,
                                          int thread, const AttentionStep& step, Softmax& softmax,
                                          OutputFragment& output_fragment) {
     using namespace cute;
-    static_assert(kStartsAtTail || !kOnlyBlock, "the only block is the tail block");
+    constexpr bool kOnline = kForm == SoftmaxForm::kOnline;
+    constexpr bool kOnlyBlock = kForm == SoftmaxForm::kOneBlock;
+    constexpr bool kTwoPass = kForm == SoftmaxForm::kTwoPass;
+    static_assert(kStartsAtTail || kOnline, "a reference form runs whole tiles, from the tail block");
+    static_assert(!kTwoPass || Config::kTailBlockN == kBlockN, "the two-pass form runs its tail at the full width");
     const int warp_group = thread / 128;
     typename Config::TiledMmaQK mma_qk;
     typename Config::TiledMmaPV mma_pv;
@@ -376,31 +389,56 @@ struct AttentionMainloop {
     static_assert(decltype(size<0>(scores))::value == kRowsPerThread);
 
     float output_scale[kRowsPerThread];
+    float inverse_sum[kRowsPerThread];  // kTwoPass: 1 / each row's sum, from the first pass
     clear(output_fragment);
 
-    // The step's last KV block first. The tail of Lv (the only partial block) is masked and computed at
-    // Config::kTailBlockN keys: the scores' registers past it are never read, so their P stays out of the tail's P V.
+    // S of the step's last KV block, the first computed. The tail of Lv (the only partial block) is masked and
+    // computed at Config::kTailBlockN keys: the scores' registers past it are never read, so their P stays out of the
+    // tail's P V.
     const int first_block = step.kv_end - 1;
-    k_pipeline.consumer_wait(k_read);
-    wait_gemm_turn(warp_group);
-    if constexpr (Config::kTailBlockN == kBlockN || !kStartsAtTail) {
-      issue_warpgroup_gemm<true>(mma_qk, q_operand, k_operand(_, _, _, k_read.index()), score_fragment);
-    } else {
-      issue_warpgroup_gemm<true>(mma_qk_tail, q_tail_operand, k_tail_operand(_, _, _, k_read.index()),
-                                 tail_score_fragment);
-    }
-    pass_gemm_turn(warp_group);
-    warpgroup_wait<0>();
-    k_pipeline.consumer_release(k_read);
-    ++k_read;
-    if (first_block == step.kv_begin) release_query(storage, step);
-    if constexpr (kStartsAtTail) {
-      mask_columns(tail_scores, tail_key_coordinates, params.walk.valid_keys_in_last_block);
-      if constexpr (kOnlyBlock) {
-        softmax.reference_rounded(tail_scores);
+    const auto first_block_scores = [&] {
+      k_pipeline.consumer_wait(k_read);
+      wait_gemm_turn(warp_group);
+      if constexpr (Config::kTailBlockN == kBlockN || !kStartsAtTail) {
+        issue_warpgroup_gemm<true>(mma_qk, q_operand, k_operand(_, _, _, k_read.index()), score_fragment);
       } else {
-        softmax.template update<true>(tail_scores, output_scale);
+        issue_warpgroup_gemm<true>(mma_qk_tail, q_tail_operand, k_tail_operand(_, _, _, k_read.index()),
+                                   tail_score_fragment);
       }
+      pass_gemm_turn(warp_group);
+      warpgroup_wait<0>();
+      k_pipeline.consumer_release(k_read);
+      ++k_read;
+      if constexpr (kStartsAtTail) {
+        mask_columns(tail_scores, tail_key_coordinates, params.walk.valid_keys_in_last_block);
+      }
+    };
+
+    if constexpr (kTwoPass) {  // the first pass: S of every block, for the rows' max and sum alone
+      first_block_scores();
+      softmax.template reference_statistics<true>(tail_scores);
+      CUTE_NO_UNROLL
+      for (int block = first_block - 1; block >= step.kv_begin; --block) {
+        k_pipeline.consumer_wait(k_read);
+        wait_gemm_turn(warp_group);
+        issue_warpgroup_gemm<true>(mma_qk, q_operand, k_operand(_, _, _, k_read.index()), score_fragment);
+        pass_gemm_turn(warp_group);
+        warpgroup_wait<0>();
+        k_pipeline.consumer_release(k_read);
+        ++k_read;
+        softmax.template reference_statistics<false>(scores);
+      }
+      softmax.finish_statistics(inverse_sum);
+    }
+
+    first_block_scores();
+    if (first_block == step.kv_begin) release_query(storage, step);
+    if constexpr (kOnlyBlock) {
+      softmax.reference_rounded(tail_scores);
+    } else if constexpr (kTwoPass) {
+      softmax.reference_probabilities(tail_scores, inverse_sum);
+    } else if constexpr (kStartsAtTail) {
+      softmax.template update<true>(tail_scores, output_scale);
     } else {
       softmax.template update<true>(scores, output_scale);
     }
@@ -413,7 +451,9 @@ struct AttentionMainloop {
       k_pipeline.consumer_wait(k_read);
       wait_gemm_turn(warp_group);
       issue_warpgroup_gemm<true>(mma_qk, q_operand, k_operand(_, _, _, k_read.index()), score_fragment);
-      if (any_row_rescaled(output_scale)) scale_rows(output, output_scale);
+      if constexpr (kOnline) {
+        if (any_row_rescaled(output_scale)) scale_rows(output, output_scale);
+      }
       v_pipeline.consumer_wait(v_read);
       // P V of the block after this one (the tail's on the first step).
       if (kTailInFlight && block == first_block - 1) {
@@ -426,14 +466,18 @@ struct AttentionMainloop {
       k_pipeline.consumer_release(k_read);
       ++k_read;
       if (block == step.kv_begin) release_query(storage, step);
-      softmax.template update<false>(scores, output_scale);
+      if constexpr (kOnline) {
+        softmax.template update<false>(scores, output_scale);
+      } else {
+        softmax.reference_probabilities(scores, inverse_sum);
+      }
       warpgroup_wait<0>();  // P V done: its registers (P) and its V stage can be reused
       v_pipeline.consumer_release(v_read);
       ++v_read;
       probabilities = probabilities_as_operand(score_fragment);
     }
 
-    if constexpr (!kOnlyBlock) {  // reference_rounded sets no factor: its P is final
+    if constexpr (kOnline) {  // the reference forms set no factor: their P is final
       if (any_row_rescaled(output_scale)) scale_rows(output, output_scale);
     }
     v_pipeline.consumer_wait(v_read);

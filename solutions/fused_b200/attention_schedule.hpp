@@ -140,6 +140,23 @@ inline int attention_tail_width(int valid_keys, int block_n) {
   return block_n;
 }
 
+// How a launch's softmax rounds P. kOnline, the flash form every suite workload runs: P rounded to bf16 before its
+// row's sum is known, O divided by the sum at the end. Where few output tokens make every element count, the
+// reference's rounding points (P normalized, then rounded): kOneBlock where every key is in one block (one pass,
+// v27), kTwoPass where a few blocks hold them (the rows' max and sum over every block first, then P; v28). The
+// flash form cost such outputs the 99.9% margin in one round of eight (B x Lq <= 3 at 130-300 keys, NOTES.md v27);
+// the second pass costs one more Q K^T a block, so it stops at kTwoPassMaxKvBlocks.
+enum class SoftmaxForm { kOnline, kOneBlock, kTwoPass };
+inline constexpr std::int64_t kTwoPassMaxTokens = 8;  // B x Lq
+inline constexpr int kTwoPassMaxKvBlocks = 4;
+
+inline SoftmaxForm attention_softmax_form(const AttentionWalk& walk, const AttentionShape& shape) {
+  if (walk.split.active()) return SoftmaxForm::kOnline;  // a split tile's pieces merge flash-form partials
+  if (walk.kv_blocks == 1) return SoftmaxForm::kOneBlock;
+  const bool few_tokens = shape.batch * shape.lang_seq <= kTwoPassMaxTokens;
+  return few_tokens && walk.kv_blocks <= kTwoPassMaxKvBlocks ? SoftmaxForm::kTwoPass : SoftmaxForm::kOnline;
+}
+
 // The work one CTA of the persistent grid runs, in order: tile `cta`, then every `ctas`-th after it (a static round
 // robin) up to the split's first tile, then the pieces of its range of split units. Every role of a CTA (producer,
 // consumers, MMA issuer, softmax warps) walks its work through this one object, so they agree on the n-th step:

@@ -62,9 +62,9 @@ AttentionParams make_params(const AttentionTensors& tensors, const AttentionShap
   return params;
 }
 
-template <class KernelConfig, bool kSplitLastWave, bool kOneKvBlock = false>
+template <class KernelConfig, bool kSplitLastWave, SoftmaxForm kForm = SoftmaxForm::kOnline>
 void launch_kernel(const AttentionParams& params, int grid, cudaStream_t stream, LaunchOrder order) {
-  auto* kernel = &attention_kernel<KernelConfig, kSplitLastWave, kOneKvBlock>;
+  auto* kernel = &attention_kernel<KernelConfig, kSplitLastWave, kForm>;
   VLB_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, KernelConfig::kSharedBytes));
   const OrderedLaunchConfig launch(dim3(static_cast<unsigned>(grid)), dim3(KernelConfig::kThreads),
@@ -73,9 +73,11 @@ void launch_kernel(const AttentionParams& params, int grid, cudaStream_t stream,
 }
 
 template <class KernelConfig>
-void launch_with(const AttentionParams& params, int grid, cudaStream_t stream, LaunchOrder order) {
+void launch_with(const AttentionParams& params, SoftmaxForm form, int grid, cudaStream_t stream, LaunchOrder order) {
+  if (form == SoftmaxForm::kOneBlock) {
+    return launch_kernel<KernelConfig, false, SoftmaxForm::kOneBlock>(params, grid, stream, order);
+  }
   if (params.walk.split.active()) return launch_kernel<KernelConfig, true>(params, grid, stream, order);
-  if (params.walk.kv_blocks == 1) return launch_kernel<KernelConfig, false, true>(params, grid, stream, order);
   launch_kernel<KernelConfig, false>(params, grid, stream, order);
 }
 
@@ -91,19 +93,30 @@ std::size_t attention_split_flag_bytes(const AttentionShape& shape, int sm_count
   return split_walk(shape, grid).split.active() ? AttentionSplitLayout::flag_bytes(grid) : 0;
 }
 
+SoftmaxForm attention_kernel_softmax_form(const AttentionShape& shape, int sm_count, bool split) {
+  const int grid = attention_grid_size(shape, sm_count);
+  return attention_softmax_form(split ? split_walk(shape, grid) : attention_walk(shape, Config::kBlockN), shape);
+}
+
 void launch_attention(const AttentionTensors& tensors, const AttentionShape& shape, int sm_count, cudaStream_t stream,
                       LaunchOrder order, const AttentionSplitWorkspace& split) {
   const int grid = attention_grid_size(shape, sm_count);
   const AttentionParams params = make_params(tensors, shape, grid, split);
+  const SoftmaxForm form = attention_softmax_form(params.walk, shape);
+  // The two-pass form computes its tail block at the full width (masked, as any tail): with a narrower tail product
+  // beside its first pass, ptxas serialized the kernel's wgmmas (C7511), and a few tiles gain little from the width.
+  if (form == SoftmaxForm::kTwoPass) {
+    return launch_kernel<Config, false, SoftmaxForm::kTwoPass>(params, grid, stream, order);
+  }
   // One case per width of kAttentionTailWidths; a width added there without its case would run at kBlockN.
   static_assert(std::size(kAttentionTailWidths) == 4 && kAttentionTailWidths[0] == 16 &&
                 kAttentionTailWidths[1] == 32 && kAttentionTailWidths[2] == 64 && kAttentionTailWidths[3] == 96);
   switch (attention_tail_width(params.walk.valid_keys_in_last_block, kBlockN)) {
-    case 16: return launch_with<TailConfig<16>>(params, grid, stream, order);
-    case 32: return launch_with<TailConfig<32>>(params, grid, stream, order);
-    case 64: return launch_with<TailConfig<64>>(params, grid, stream, order);
-    case 96: return launch_with<TailConfig<96>>(params, grid, stream, order);
-    default: return launch_with<Config>(params, grid, stream, order);
+    case 16: return launch_with<TailConfig<16>>(params, form, grid, stream, order);
+    case 32: return launch_with<TailConfig<32>>(params, form, grid, stream, order);
+    case 64: return launch_with<TailConfig<64>>(params, form, grid, stream, order);
+    case 96: return launch_with<TailConfig<96>>(params, form, grid, stream, order);
+    default: return launch_with<Config>(params, form, grid, stream, order);
   }
 }
 

@@ -2,7 +2,8 @@
 // Online softmax of the attention stage on a thread's score fragment seen as (rows, cols), architecture-neutral: the
 // caller gives the view and how many threads share a row (4 for Hopper's wgmma fragments, whose row is spread over a
 // quad of lanes). Scores stay fp32; the softmax runs in base 2 with 1/sqrt(128) folded into one multiply-add. Where
-// a row's every key is in one block, the reference's own rounding points instead (reference_rounded, v27).
+// a row's every key is in one block, the reference's own rounding points instead (reference_rounded, v27), and in
+// two passes where few rows span a few blocks (reference_statistics, then reference_probabilities, v28).
 #include <cute/tensor.hpp>
 
 #include <cmath>
@@ -76,6 +77,19 @@ struct OnlineSoftmax {
     }
   }
 
+  // One row of raw scores into the reference's scaled scores (reference_scaled_score), in place; their max over the
+  // row's threads.
+  template <class Scores>
+  CUTE_DEVICE static float scale_row_to_reference(Scores& scores, int row) {
+    float max = -INFINITY;
+    CUTE_UNROLL
+    for (int col = 0; col < cute::size<1>(scores); ++col) {
+      scores(row, col) = reference_scaled_score(scores(row, col));
+      max = fmaxf(max, scores(row, col));
+    }
+    return row_max_over_threads<kThreadsPerRow>(max);
+  }
+
   // For a row's one and only KV block (Lv <= the block), the reference's rounding points instead of the online
   // softmax's: scores rounded to bf16, scaled and rounded again, and P normalized before its bf16 rounding, so P V
   // needs no division after it. The flash form rounds unnormalized P and divides O by the sum at the end; where few
@@ -91,13 +105,7 @@ struct OnlineSoftmax {
     static_assert(decltype(cute::size<0>(scores))::value == kRows);
     CUTE_UNROLL
     for (int row = 0; row < kRows; ++row) {
-      float max = -INFINITY;
-      CUTE_UNROLL
-      for (int col = 0; col < cute::size<1>(scores); ++col) {
-        scores(row, col) = reference_scaled_score(scores(row, col));
-        max = fmaxf(max, scores(row, col));
-      }
-      max = row_max_over_threads<kThreadsPerRow>(max);
+      const float max = scale_row_to_reference(scores, row);
       float sum = 0.0f;
       CUTE_UNROLL
       for (int col = 0; col < cute::size<1>(scores); ++col) {
@@ -111,6 +119,52 @@ struct OnlineSoftmax {
       }
       row_max[row] = max;
       row_sum[row] = 1.0f / kThreadsPerRow;
+    }
+  }
+
+  // The two-pass form's first pass (v28), block by block: each row's max of the reference's scaled scores (as
+  // reference_rounded scales them, in place) and this thread's share of the sum of exp(x - max), rescaled as the max
+  // moves. finish_statistics, then reference_probabilities on every block again.
+  template <bool kFirstBlock, class Scores>
+  CUTE_DEVICE void reference_statistics(Scores& scores) {
+    static_assert(decltype(cute::size<0>(scores))::value == kRows);
+    CUTE_UNROLL
+    for (int row = 0; row < kRows; ++row) {
+      const float block_max = scale_row_to_reference(scores, row);
+      const float new_max = kFirstBlock ? block_max : fmaxf(row_max[row], block_max);
+      float block_sum = 0.0f;
+      CUTE_UNROLL
+      for (int col = 0; col < cute::size<1>(scores); ++col) {
+        block_sum += fast_exp2((scores(row, col) - new_max) * kLog2E);
+      }
+      const float rescale = kFirstBlock ? 0.0f : fast_exp2((row_max[row] - new_max) * kLog2E);
+      row_sum[row] = kFirstBlock ? block_sum : fmaf(row_sum[row], rescale, block_sum);
+      row_max[row] = new_max;
+    }
+  }
+
+  // The first pass done: 1 / each row's whole sum into `inverse_sum`, for reference_probabilities. row_sum becomes
+  // this thread's share of 1, as after reference_rounded: P comes normalized, inverse_sums gives exactly 1.
+  CUTE_DEVICE void finish_statistics(float (&inverse_sum)[kRows]) {
+    CUTE_UNROLL
+    for (int row = 0; row < kRows; ++row) {
+      inverse_sum[row] = 1.0f / row_sum_over_threads<kThreadsPerRow>(row_sum[row]);
+      row_sum[row] = 1.0f / kThreadsPerRow;
+    }
+  }
+
+  // The two-pass form's second pass: one block of raw scores into P at the reference's rounding points
+  // (reference_rounded's, with the max and sum of every block); masked columns (-inf) give 0.
+  template <class Scores>
+  CUTE_DEVICE void reference_probabilities(Scores& scores, const float (&inverse_sum)[kRows]) const {
+    static_assert(decltype(cute::size<0>(scores))::value == kRows);
+    CUTE_UNROLL
+    for (int row = 0; row < kRows; ++row) {
+      CUTE_UNROLL
+      for (int col = 0; col < cute::size<1>(scores); ++col) {
+        const float exponential = fast_exp2((reference_scaled_score(scores(row, col)) - row_max[row]) * kLog2E);
+        scores(row, col) = reference_probability(exponential, inverse_sum[row]);
+      }
     }
   }
 

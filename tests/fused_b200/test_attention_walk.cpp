@@ -51,3 +51,33 @@ TEST_CASE("attention walk: the last KV block runs at the narrowest width that ho
   CHECK(attention_tail_width(40, 64) == 64);
   CHECK(attention_tail_width(64, 64) == 64);
 }
+
+TEST_CASE("attention softmax form: the reference's rounding points where few tokens span a few KV blocks",
+          "[fused_b200][attention]") {
+  const auto form = [](const AttentionShape& shape) {
+    return attention_softmax_form(attention_walk(shape, 128), shape);
+  };
+  // One block holds every key: one pass, at any size.
+  CHECK(form(AttentionShape{1, 1, 1}) == SoftmaxForm::kOneBlock);
+  CHECK(form(AttentionShape{64, 1024, 128}) == SoftmaxForm::kOneBlock);
+  // Few tokens over 2 to 4 blocks: two passes (the shapes that missed the 99.9% margin in v27's run: 1x1, 2x1 and
+  // 1x3 at 130-300 keys).
+  CHECK(form(AttentionShape{1, 1, 129}) == SoftmaxForm::kTwoPass);
+  CHECK(form(AttentionShape{1, 1, 250}) == SoftmaxForm::kTwoPass);
+  CHECK(form(AttentionShape{2, 1, 300}) == SoftmaxForm::kTwoPass);
+  CHECK(form(AttentionShape{1, 3, 250}) == SoftmaxForm::kTwoPass);
+  CHECK(form(AttentionShape{2, 4, 128 * kTwoPassMaxKvBlocks}) == SoftmaxForm::kTwoPass);
+  // One block more, or one token more: the online form.
+  CHECK(form(AttentionShape{1, 1, 128 * kTwoPassMaxKvBlocks + 1}) == SoftmaxForm::kOnline);
+  CHECK(form(AttentionShape{3, 3, 250}) == SoftmaxForm::kOnline);
+  CHECK(form(AttentionShape{1, kTwoPassMaxTokens + 1, 250}) == SoftmaxForm::kOnline);
+  // The suite's workloads have 256 tokens or more over 2 to 98 blocks: the online form (its fewest tokens here).
+  CHECK(form(AttentionShape{2, 128, 196}) == SoftmaxForm::kOnline);
+  CHECK(form(AttentionShape{2, 256, 392}) == SoftmaxForm::kOnline);
+  CHECK(form(AttentionShape{1, 512, 784}) == SoftmaxForm::kOnline);
+  // A split walk merges online partials: never a reference form.
+  AttentionWalk split = attention_walk(AttentionShape{1, 1, 250}, 128);
+  split.split.units = 2;
+  split.split.ctas = 2;
+  CHECK(attention_softmax_form(split, AttentionShape{1, 1, 250}) == SoftmaxForm::kOnline);
+}
