@@ -106,14 +106,16 @@ TEST_CASE("every honest timed case under results/ passes the judge's clock with 
                                              recorded.calibration, recorded.output_bytes));
   }
   CHECK(saw_the_h100_case);
-  CHECK(checked >= 2900);  // 2,929 at the slack's second form: results/ was found and read whole
+  CHECK(checked >= 3000);  // 2,929 at the slack's second form, 3,064 at v28: results/ was found and read whole
 }
 
 TEST_CASE("a median halved is caught on every case of 0.2 ms and more in the judge's reference runs",
           "[judge][outside_clock]") {
-  // The suite runs the slack's margin table was made from (docs/threat-model.md), and the H100 runs of its second form.
+  // The suite runs the slack's margin table was made from (docs/threat-model.md), the headline run and the H100 runs of
+  // the slack's second form.
   std::vector<RecordedCase> cases = recorded_cases_under(kResults / "h200" / "judge" / "ab_3ac807e");
-  for (const char* file : {"fused_b200.json", "reference.json", "template.json"}) {
+  for (const char* file : {"fused_b200/v18/d_commit/fused_b200.json", "fused_b200.json", "reference.json",
+                           "template.json"}) {
     for (RecordedCase& recorded : recorded_cases(kResults / "h200" / file)) cases.push_back(std::move(recorded));
   }
   for (RecordedCase& recorded : recorded_cases_under(kResults / "h100" / "fused_b200" / "v27" / "b_second_form")) {
