@@ -414,9 +414,21 @@ struct AttentionMainloop {
       }
     };
 
+    // kTwoPass: a warp whose 16 rows all lie past the tile's last token (8 tokens or fewer fill two warps' rows) skips
+    // the softmax and takes P = 0 (those rows are never stored). With one tile per CTA, the other warps' share of the
+    // issue slots was much of the two passes' cost (v28, v29).
+    bool padding_warp = false;
+    if constexpr (kTwoPass) {
+      const std::int64_t tile_tokens =
+          params.lang_seq - static_cast<std::int64_t>(step.tile.token_block) * kTokensPerTile;
+      const std::int64_t valid_rows = min(tile_tokens, static_cast<std::int64_t>(kTokensPerTile)) *
+                                      kQueryHeadsPerKvHead;
+      padding_warp = __all_sync(0xffffffffu, get<0>(tail_key_coordinates(0, 0)) >= valid_rows);
+    }
+
     if constexpr (kTwoPass) {  // the first pass: S of every block, for the rows' max and sum alone
       first_block_scores();
-      softmax.template reference_statistics<true>(tail_scores);
+      if (!padding_warp) softmax.template reference_statistics<true>(tail_scores);
       CUTE_NO_UNROLL
       for (int block = first_block - 1; block >= step.kv_begin; --block) {
         k_pipeline.consumer_wait(k_read);
@@ -426,7 +438,7 @@ struct AttentionMainloop {
         warpgroup_wait<0>();
         k_pipeline.consumer_release(k_read);
         ++k_read;
-        softmax.template reference_statistics<false>(scores);
+        if (!padding_warp) softmax.template reference_statistics<false>(scores);
       }
       softmax.finish_statistics(inverse_sum);
     }
@@ -436,7 +448,11 @@ struct AttentionMainloop {
     if constexpr (kOnlyBlock) {
       softmax.reference_rounded(tail_scores);
     } else if constexpr (kTwoPass) {
-      softmax.reference_probabilities(tail_scores, inverse_sum);
+      if (padding_warp) {
+        clear(score_fragment);
+      } else {
+        softmax.reference_probabilities(tail_scores, inverse_sum);
+      }
     } else if constexpr (kStartsAtTail) {
       softmax.template update<true>(tail_scores, output_scale);
     } else {
@@ -468,6 +484,8 @@ struct AttentionMainloop {
       if (block == step.kv_begin) release_query(storage, step);
       if constexpr (kOnline) {
         softmax.template update<false>(scores, output_scale);
+      } else if (padding_warp) {
+        clear(score_fragment);
       } else {
         softmax.reference_probabilities(scores, inverse_sum);
       }
