@@ -2,7 +2,6 @@
 # One device call that decides a fused_b200 change: two builds, `base` and `new`, on the same GPU, the most needed
 # step first, each only while the call's time allows. Run from the repository root on the device machine:
 #   bash bench/fused_b200/device_ab.sh [SECONDS]      (default 300; the steps that would run past it are skipped)
-# (EXTRA_SHAPES="--shape BxLqxLv ..." adds shapes to the five few-key ones).
 # with each build's `vlbench vlbench-worker solution_modules python_worker bench/fused_b200/libfused_b200_c_entry.so
 # tests/tests_fused_b200_gpu generated` packed (from inside its build folder) as .carry/base.tar.xz and
 # .carry/new.tar.xz, and .carry carried. The tests run `new` as build-90 (the path the test binary was built with, so
@@ -10,7 +9,8 @@
 # shapes with each; 65 small outputs under the judge (new, 8 rounds); the new build's [suite] tests (the 16
 # workloads and 2 x 20 random shapes); the parts bench (new); the suite with base and new again. Everything lands in
 # $OUT/ab.tgz (summary.txt says which steps ran and their exit codes). Without .carry/base.tar.xz the base steps are
-# skipped: one build measured. Each suite run prints its per-kernel breakdown (-v).
+# skipped: one build measured. Each suite run prints its per-kernel breakdown (-v). EXTRA_SHAPES="--shape BxLqxLv ..."
+# adds shapes to the five few-key ones.
 set -u
 case "${1:-}" in
   -h|--help) sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
