@@ -1,5 +1,7 @@
 // fused_b200_operation_bench: on every suite workload (or those --case picks), the attention stage alone beside
-// SDPA's measured attention time, and the whole operation: as the solution runs it (K/V
+// SDPA's measured attention time (Q taken as rotated, no split; then as the pipeline launches it, with its split
+// workspace, once rotating Q in the kernel where the pipeline does and once with Q rotated before: what Q's RoPE
+// costs the attention), and the whole operation: as the solution runs it (K/V
 // projection concurrent with Q) and stage by stage (events between stages, run one after another), beside the
 // cuBLAS + SDPA components sum, PyTorch + CUDA graph, and the floor at the measured ceilings. L2 is flushed before
 // every call. Prints a table and, with --json PATH, writes the same numbers with the commit and command.
@@ -60,6 +62,9 @@ struct WorkloadResult {
   int index = 0;
   Workload workload;
   double attention_us = 0;
+  double attention_pipeline_us = 0;        // as the pipeline launches it: its split, Q rotated in the kernel if it is
+  double attention_prerotated_us = 0;      // the same launch with Q taken as rotated before
+  bool rotates_q = false;                  // whether the pipeline rotates Q in the attention at this shape
   double total_us = 0;                         // the whole operation as the solution runs it
   std::array<double, kFusedStages> stage_us{}; // stage by stage, sequential
   double staged_total_us = 0;
@@ -124,16 +129,30 @@ WorkloadResult time_workload(int index, const Workload& workload, const FusedOpe
       FusedWorkspace::carve(workspace.data(), workspace.bytes(), shape, sm_count, kv_slot_order(args.inputs));
   const AttentionTensors tensors{pieces.q, pieces.k, pieces.v, pieces.attention};
   const AttentionShape attention_shape{shape.batch, shape.lang_seq, shape.vision_seq};
+  // The pipeline's form: its split workspace (flags zeroed first, as run() does) and, where Q stays unrotated on
+  // cuBLAS, Q's RoPE in the kernel. The workspace's Q is unrotated there; the timing does not depend on its values.
+  const bool rotates_q = attention_rotates_q(shape);
+  AttentionTensors rotating = tensors;
+  rotating.q_rope = AttentionQueryRope{rotates_q ? args.inputs.language_position_ids.data : nullptr};
+  const auto pipeline_attention = [&](const AttentionTensors& t, cudaStream_t s) {
+    clear_attention_split(pieces.attention_split, attention_shape, sm_count, s);
+    launch_attention(t, attention_shape, sm_count, s, LaunchOrder::kAfterPrevious, pieces.attention_split);
+  };
 
   WorkloadResult result;
   result.index = index;
   result.workload = workload;
   const std::vector<ColdL2Timer::Timing> medians = timer.interleaved_medians(
       {[&](cudaStream_t s) { launch_attention(tensors, attention_shape, sm_count, s); },
-       [&](cudaStream_t) { operation.run(args); }},
+       [&](cudaStream_t) { operation.run(args); },
+       [&](cudaStream_t s) { pipeline_attention(rotating, s); },
+       [&](cudaStream_t s) { pipeline_attention(tensors, s); }},
       stream);
   result.attention_us = medians[0].gpu_us;
   result.total_us = medians[1].gpu_us;
+  result.attention_pipeline_us = medians[2].gpu_us;
+  result.attention_prerotated_us = medians[3].gpu_us;
+  result.rotates_q = rotates_q;
 
   const StageEventSet events;
   const std::vector<double> stages = timer.interval_medians(
@@ -159,15 +178,18 @@ WorkloadResult time_workload(int index, const Workload& workload, const FusedOpe
 std::string optional_us(const std::optional<double>& us) { return us ? fmt::format("{:.1f}", *us) : "-"; }
 
 void print_table(const std::vector<WorkloadResult>& results) {
-  std::printf("%3s %-16s | %9s %7s %8s | %7s %7s %7s %7s %8s | %8s %8s %8s %8s\n", "#", "B,Lq,Lv", "attn_us",
-              "attn_TF", "sdpa_us", "q_us", "kv_us", "att_us", "o_us", "staged", "total_us", "parts",
+  std::printf("%3s %-16s | %9s %7s %8s %8s %8s | %7s %7s %7s %7s %8s | %8s %8s %8s %8s\n", "#", "B,Lq,Lv",
+              "attn_us", "attn_TF", "sdpa_us", "pipe_us", "q_rot_us", "q_us", "kv_us", "att_us", "o_us", "staged", "total_us", "parts",
               "torch_g", "floor_us");
   double sum_total = 0, sum_parts = 0, sum_graph = 0, sum_floor = 0;
   for (const WorkloadResult& r : results) {
     const ProblemShape& s = r.workload.shape;
-    std::printf("%3d %-16s | %9.1f %7.1f %8s | %7.1f %7.1f %7.1f %7.1f %8.1f | %8.1f %8s %8s %8.1f\n",
+    std::printf("%3d %-16s | %9.1f %7.1f %8s %8.1f %8s | %7.1f %7.1f %7.1f %7.1f %8.1f | %8.1f %8s %8s %8.1f\n",
                 r.index, fmt::format("{},{},{}", s.batch, s.lang_seq, s.vision_seq).c_str(), r.attention_us,
                 attention_flops(s) / (r.attention_us * 1e-6) / 1e12, optional_us(r.sdpa_attention_us).c_str(),
+                r.attention_pipeline_us,
+                r.rotates_q ? fmt::format("{:.1f}", r.attention_pipeline_us - r.attention_prerotated_us).c_str()
+                            : "-",
                 r.stage_us[0], r.stage_us[1], r.stage_us[2], r.stage_us[3], r.staged_total_us, r.total_us,
                 optional_us(r.components_sum_us).c_str(), optional_us(r.pytorch_graph_us).c_str(), r.floor_us);
     sum_total += r.total_us;
@@ -196,8 +218,8 @@ void write_json(const std::string& path, const std::vector<WorkloadResult>& resu
   root["warmup_iterations"] = options.timer.warmup_iterations;
   root["timed_iterations"] = options.timer.timed_iterations;
   root["flush_us"] = flush_us;
-  root["timer"] = "cuda events, L2 flushed (2x L2 memset) before each call, median; attention and the whole "
-                  "operation timed in turns; stages: events between stages run one after another";
+  root["timer"] = "cuda events, L2 flushed (2x L2 memset) before each call, median; the attention's three forms "
+                  "and the whole operation timed in turns; stages: events between stages run one after another";
   root["workloads"] = nlohmann::json::array();
   for (const WorkloadResult& r : results) {
     const ProblemShape& s = r.workload.shape;
@@ -205,7 +227,9 @@ void write_json(const std::string& path, const std::vector<WorkloadResult>& resu
         {{"index", r.index}, {"uuid", r.workload.uuid}, {"batch_size", s.batch}, {"lang_seq_len", s.lang_seq},
          {"vision_seq_len", s.vision_seq}, {"attention_us", r.attention_us},
          {"attention_tflops", attention_flops(s) / (r.attention_us * 1e-6) / 1e12},
-         {"attention_floor_us", r.attention_floor_us}, {"sdpa_attention_us", optional_json(r.sdpa_attention_us)},
+         {"attention_floor_us", r.attention_floor_us},
+         {"attention_pipeline_form_us", r.attention_pipeline_us},
+         {"attention_q_rotated_before_us", r.attention_prerotated_us}, {"attention_rotates_q", r.rotates_q}, {"sdpa_attention_us", optional_json(r.sdpa_attention_us)},
          {"stage_us", {{"q_projection", r.stage_us[0]}, {"kv_projection", r.stage_us[1]},
                        {"attention", r.stage_us[2]}, {"o_projection", r.stage_us[3]}}},
          {"staged_total_us", r.staged_total_us}, {"total_us", r.total_us},

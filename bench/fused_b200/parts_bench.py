@@ -17,8 +17,11 @@ their own, in turns with fused once more (fused_g): compare parts_g and torch_g 
 fused's output is compared with torch_sdpa's eager output under the workload's tolerance; below the workload's
 required ratio the bench stops.
 
+Every call goes to torch's current stream: its default stream (the legacy NULL stream, where a framework's caller
+usually leaves it), or with --stream created, one stream this script creates (as vlbench's judge does).
+
 Usage (GPU, torch): python3 bench/fused_b200/parts_bench.py --library build/bench/fused_b200/libfused_b200_c_entry.so
-                    [--case 10,1] [--iterations 30] [--warmup 5] [--json FILE]
+                    [--case 10,1] [--iterations 30] [--warmup 5] [--stream default|created] [--json FILE]
 """
 import argparse
 import ctypes
@@ -258,6 +261,8 @@ def parse_arguments():
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--iterations", type=int, default=30)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--stream", choices=("default", "created"), default="default",
+                        help="enqueue on torch's default stream (the legacy NULL stream) or on one created here")
     parser.add_argument("--json", type=Path, help="write the results here")
     arguments = parser.parse_args()
     if arguments.warmup < 0 or arguments.iterations < 1:
@@ -298,16 +303,19 @@ def main():
     fused = FusedLibrary(arguments.library)
     timer = ColdL2Timer(arguments.warmup, arguments.iterations)
     started = time.monotonic()
-    rows = [bench_workload(index, workloads[index], fused, timer, arguments.seed) for index in chosen]
+    stream = torch.cuda.Stream() if arguments.stream == "created" else torch.cuda.default_stream()
+    with torch.cuda.stream(stream):
+        rows = [bench_workload(index, workloads[index], fused, timer, arguments.seed) for index in chosen]
     print(f"{torch.cuda.get_device_name(0)}; torch {torch.__version__}, cuDNN {torch.backends.cudnn.version()}; "
           f"fused_b200 built from {fused.build()}; {arguments.warmup} warm-up + {arguments.iterations} timed calls "
-          f"each, L2 flushed, median; {time.monotonic() - started:.1f} s")
+          f"each, L2 flushed, median, on the {arguments.stream} stream; {time.monotonic() - started:.1f} s")
     print_table(rows)
     if arguments.json:
         arguments.json.write_text(json.dumps({
             "argv": sys.argv, "device": torch.cuda.get_device_name(0), "torch": torch.__version__,
             "cudnn": torch.backends.cudnn.version(), "fused_b200_build": fused.build(), "seed": arguments.seed,
             "warmup_iterations": arguments.warmup, "timed_iterations": arguments.iterations,
+            "stream": arguments.stream,
             "timer": "CUDA events, L2 flushed (2x L2 zeroed) and a GPU lead-in spin of "
                      f"{ColdL2Timer.LEAD_IN_CYCLES} cycles before each call, every call in turns, median",
             "workloads": rows}, indent=2) + "\n")
