@@ -249,7 +249,10 @@ def bench_workload(index, workload, fused, timer, seed):
             "fused_over_parts_graph": second["fused"] / second["parts_graph"],
             "torch_graph_us": second["torch_graph"],
             "fused_over_torch_graph": second["fused"] / second["torch_graph"],
-            "timed_alone_us": {name: value for name, value in first.items() if name != "fused"}}
+            "timed_alone_us": {name: value for name, value in first.items() if name != "fused"},
+            # Where the allocator put V's weight and bias against K's: fused_b200's K/V path depends on it
+            # (projection_cublas.hpp: the biases in the batched GEMM only where they step as the weights do).
+            "v_minus_k_bytes": {"weight": wv.data_ptr() - wk.data_ptr(), "bias": bv.data_ptr() - bk.data_ptr()}}
 
 
 def parse_arguments():
