@@ -34,8 +34,8 @@ for round in 1 2; do
   for stream in default created; do
     fits 40 "parts $stream $round" && { timeout 60 $P bench/fused_b200/parts_bench.py --library \
       $B/bench/fused_b200/libfused_b200_c_entry.so --case "$CASES,15" --iterations 40 --stream $stream \
-      --json "$L/parts_${stream}_$round.json" 2>/dev/null | grep -v Warning > "$L/parts_${stream}_$round.txt"; \
-      step "parts $stream $round" $?; }
+      --json "$L/parts_${stream}_$round.json" > /tmp/why_parts.txt 2>&1; step "parts $stream $round" $?; \
+      grep -v -e Warning -e 'return F' /tmp/why_parts.txt > "$L/parts_${stream}_$round.txt"; }
   done
 done
 fits 30 "breakdown" && { timeout 60 $B/vlbench -s fused_b200 -c "$CASES" -v > "$L/breakdown.txt" 2>&1; step breakdown $?; }
