@@ -8,11 +8,11 @@
 # NOTES.md v31); the operation bench (what Q's RoPE costs the attention) on CASES and 14, 0, 2; the parts bench on
 # CASES and 15, on torch's default stream and on a created one, twice each in turns (whether the legacy NULL stream
 # costs the programmatic launches); `vlbench -c CASES -v` (the per-kernel breakdown); Nsight Compute's full set on
-# the first case, with its details page and the attention's and the K/V pair's SASS stall samples. Everything lands
-# in $OUT/why.tgz (summary.txt says which steps ran and their exit codes).
+# the first case, with its details page and the SASS stall samples of the attention and of CUTLASS's kernels.
+# Everything lands in $OUT/why.tgz (summary.txt says which steps ran and their exit codes).
 set -u
 case "${1:-}" in
-  -h|--help) sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 BUDGET=${1:-360}
 CASES=${2:-8,7,11}
@@ -20,7 +20,10 @@ FIRST=${CASES%%,*}
 R="$PWD"; export VLBENCH_WORKLOADS_DIR="$R/workloads"
 B=/tmp/why; mkdir -p $B && tar -xJf .carry/why.tar.xz -C $B
 L="$OUT/why"; mkdir -p "$L"; S="$L/summary.txt"
-fits() { [ $((BUDGET - SECONDS)) -ge "$1" ] || { echo "skipped (needs $1 s, $((BUDGET - SECONDS)) left): $2" >> "$S"; return 1; }; }
+fits() {
+  [ $((BUDGET - SECONDS)) -ge "$1" ] && return 0
+  echo "skipped (needs $1 s, $((BUDGET - SECONDS)) left): $2" >> "$S"; return 1
+}
 step() { echo "$1 rc=$2 at ${SECONDS}s" >> "$S"; }
 nvidia-smi > "$L/gpu.txt" 2>&1
 P=/opt/torch/.venv/bin/python
@@ -38,15 +41,18 @@ for round in 1 2; do
       grep -v -e Warning -e 'return F' /tmp/why_parts.txt > "$L/parts_${stream}_$round.txt"; }
   done
 done
-fits 30 "breakdown" && { timeout 60 $B/vlbench -s fused_b200 -c "$CASES" -v > "$L/breakdown.txt" 2>&1; step breakdown $?; }
+fits 30 "breakdown" && {
+  timeout 60 $B/vlbench -s fused_b200 -c "$CASES" -v > "$L/breakdown.txt" 2>&1; step breakdown $?; }
 if fits 150 "ncu case $FIRST"; then
   timeout 240 $B/vlbench profile -s fused_b200 -c "$FIRST" --tool ncu --set full -o /tmp/why_ncu > "$L/ncu.txt" 2>&1
   step "ncu" $?
   report=$(ls /tmp/why_ncu*.ncu-rep 2>/dev/null | head -1)
   if [ -n "$report" ]; then
     ncu --import "$report" --page details --print-units base > "$L/ncu_details.txt" 2>&1
-    ncu --import "$report" --page source --csv --print-source sass --kernel-name regex:attention > "$L/sass_attention.csv" 2>&1
-    ncu --import "$report" --page source --csv --print-source sass --kernel-name regex:device_kernel > "$L/sass_pair.csv" 2>&1
+    for kernel in attention device_kernel; do  # device_kernel: CUTLASS's, the K/V pair on cases 7, 8 and 11
+      ncu --import "$report" --page source --csv --print-source sass --kernel-name regex:$kernel \
+        > "$L/sass_$kernel.csv" 2>&1
+    done
     gzip -f "$L"/sass_*.csv
   fi
 fi

@@ -179,8 +179,8 @@ std::string optional_us(const std::optional<double>& us) { return us ? fmt::form
 
 void print_table(const std::vector<WorkloadResult>& results) {
   std::printf("%3s %-16s | %9s %7s %8s %8s %8s | %7s %7s %7s %7s %8s | %8s %8s %8s %8s\n", "#", "B,Lq,Lv",
-              "attn_us", "attn_TF", "sdpa_us", "pipe_us", "q_rot_us", "q_us", "kv_us", "att_us", "o_us", "staged", "total_us", "parts",
-              "torch_g", "floor_us");
+              "attn_us", "attn_TF", "sdpa_us", "pipe_us", "q_rot_us", "q_us", "kv_us", "att_us", "o_us", "staged",
+              "total_us", "parts", "torch_g", "floor_us");
   double sum_total = 0, sum_parts = 0, sum_graph = 0, sum_floor = 0;
   for (const WorkloadResult& r : results) {
     const ProblemShape& s = r.workload.shape;
@@ -229,7 +229,8 @@ void write_json(const std::string& path, const std::vector<WorkloadResult>& resu
          {"attention_tflops", attention_flops(s) / (r.attention_us * 1e-6) / 1e12},
          {"attention_floor_us", r.attention_floor_us},
          {"attention_pipeline_form_us", r.attention_pipeline_us},
-         {"attention_q_rotated_before_us", r.attention_prerotated_us}, {"attention_rotates_q", r.rotates_q}, {"sdpa_attention_us", optional_json(r.sdpa_attention_us)},
+         {"attention_q_rotated_before_us", r.attention_prerotated_us}, {"attention_rotates_q", r.rotates_q},
+         {"sdpa_attention_us", optional_json(r.sdpa_attention_us)},
          {"stage_us", {{"q_projection", r.stage_us[0]}, {"kv_projection", r.stage_us[1]},
                        {"attention", r.stage_us[2]}, {"o_projection", r.stage_us[3]}}},
          {"staged_total_us", r.staged_total_us}, {"total_us", r.total_us},
