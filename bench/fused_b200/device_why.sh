@@ -12,7 +12,7 @@
 # Everything lands in $OUT/why.tgz (summary.txt says which steps ran and their exit codes).
 set -u
 case "${1:-}" in
-  -h|--help) sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 BUDGET=${1:-360}
 CASES=${2:-8,7,11}
