@@ -3,16 +3,15 @@
 # call's time allows. Run from the repository root on the device machine:
 #   bash bench/fused_b200/device_why.sh [SECONDS] [CASES]      (default 360 s; cases 8,7,11)
 # with the build's `vlbench vlbench-worker solution_modules python_worker generated bench/fused_b200/
-# {libfused_b200_c_entry.so,fused_b200_operation_bench,fused_b200_kv_tile_probe}` packed (from inside its build
-# folder) as .carry/why.tar.xz, and .carry carried. Steps: the K/V pair probe at 1568 rows (the warpgroups' split,
-# NOTES.md v31); the operation bench (what Q's RoPE costs the attention) on CASES and 14, 0, 2; the parts bench on
-# CASES and 15, on torch's default stream and on a created one, twice each in turns (whether the legacy NULL stream
-# costs the programmatic launches); `vlbench -c CASES -v` (the per-kernel breakdown); Nsight Compute's full set on
-# the first case, with its details page and the SASS stall samples of the attention and of CUTLASS's kernels.
-# Everything lands in $OUT/why.tgz (summary.txt says which steps ran and their exit codes).
+# {libfused_b200_c_entry.so,fused_b200_operation_bench}` packed (from inside its build folder) as .carry/why.tar.xz,
+# and .carry carried. Steps: the operation bench (what Q's RoPE costs the attention) on CASES and 14, 0, 2; the
+# parts bench on CASES and 15, on torch's default stream and on a created one, twice each in turns (whether the
+# legacy NULL stream costs the programmatic launches); `vlbench -c CASES -v` (the per-kernel breakdown); Nsight
+# Compute's full set on the first case, with its details page and the SASS stall samples of the attention and of
+# CUTLASS's kernels. Everything lands in $OUT/why.tgz (summary.txt says which steps ran and their exit codes).
 set -u
 case "${1:-}" in
-  -h|--help) sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 BUDGET=${1:-360}
 CASES=${2:-8,7,11}
@@ -27,10 +26,6 @@ fits() {
 step() { echo "$1 rc=$2 at ${SECONDS}s" >> "$S"; }
 nvidia-smi > "$L/gpu.txt" 2>&1
 P=/opt/torch/.venv/bin/python
-if [ -x $B/bench/fused_b200/fused_b200_kv_tile_probe ] && fits 60 "pair probe"; then
-  timeout 90 $B/bench/fused_b200/fused_b200_kv_tile_probe --rows 1568 > "$L/pair_probe.jsonl" 2> "$L/pair_probe.err"
-  step "pair probe" $?
-fi
 fits 60 "operation bench" && { timeout 90 $B/bench/fused_b200/fused_b200_operation_bench --case "$CASES,14,0,2" \
   --json "$L/operation.json" > "$L/operation.txt" 2>&1; step "operation bench" $?; }
 for round in 1 2; do

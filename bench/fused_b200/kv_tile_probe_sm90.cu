@@ -101,35 +101,10 @@ void cublas_pair(cublasHandle_t handle, const Operands& ops, void* out, cudaStre
 
 using PairCall = std::function<void(cudaStream_t, bool programmatic)>;
 
-// A builder mainloop with its TiledMma replaced: the same stages, shared-memory layouts and TMA copies, the
-// accumulator split another way over the two consumer warpgroups.
-template <class Collective, class TiledMma>
-struct WithTiledMma;
-template <class Policy, class Tile, class ElementA, class StrideA, class ElementB, class StrideB, class OldMma,
-          class CopyA, class AtomA, class SmemCopyA, class TransformA, class CopyB, class AtomB, class SmemCopyB,
-          class TransformB, class TiledMma>
-struct WithTiledMma<cutlass::gemm::collective::CollectiveMma<Policy, Tile, ElementA, StrideA, ElementB, StrideB, OldMma,
-                                                             CopyA, AtomA, SmemCopyA, TransformA, CopyB, AtomB,
-                                                             SmemCopyB, TransformB>,
-                    TiledMma> {
-  using type = cutlass::gemm::collective::CollectiveMma<Policy, Tile, ElementA, StrideA, ElementB, StrideB, TiledMma,
-                                                        CopyA, AtomA, SmemCopyA, TransformA, CopyB, AtomB, SmemCopyB,
-                                                        TransformB>;
-};
-
-// How the cooperative kernel's two consumer warpgroups share a kM x kN tile. kAlongFeatures is the builder's 2 x 1:
-// each takes kM / 2 features of all kN tokens (one m64 x n208 wgmma a k-step). kAlongTokens is 1 x 2: each takes all
-// kM features of kN / 2 tokens (two m64 x n104 wgmmas a k-step, all of A and half of B), so that a thread holds
-// features d and d + 64 of the same tokens: rotate_half's partners, the layout in which K's RoPE could run in
-// registers after the mainloop (NOTES.md, v30). The question the two forms answer: what that split costs the
-// mainloop.
-enum class WarpgroupSplit { kAlongFeatures, kAlongTokens };
-
 // One CUTLASS form: tile kM features x kN tokens x 64, a cluster of kClusterM CTAs along the features (the
 // activation tile multicast to them), CUTLASS's builders throughout; with kBias, each feature's bias added in fp32
 // before the one rounding to bf16 (cuBLAS's bias epilogue, the reference's rounding point).
-template <int kM, int kN, int kClusterM, class KernelSchedule, class EpilogueSchedule, bool kBias = false,
-          WarpgroupSplit kSplit = WarpgroupSplit::kAlongFeatures>
+template <int kM, int kN, int kClusterM, class KernelSchedule, class EpilogueSchedule, bool kBias = false>
 struct TransposedPair {
   static constexpr bool kHasBias = kBias;
   using Element = cutlass::bfloat16_t;
@@ -145,21 +120,11 @@ struct TransposedPair {
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
       cutlass::epilogue::collective::EpilogueTileAuto, float, float, void, cutlass::layout::ColumnMajor, 8, Element,
       cutlass::layout::ColumnMajor, 8, EpilogueSchedule, Fusion>::CollectiveOp;
-  using BuilderMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
+  using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Element, cutlass::layout::RowMajor, 8, Element,
       ActivationStride, 8, float, TileShape, ClusterShape,
       cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(sizeof(typename Epilogue::SharedStorage))>,
       KernelSchedule>::CollectiveOp;
-  // 1 x 2: the wgmma the builder's selector takes for a 64 x kN/2 tile, one per warpgroup along the tokens.
-  using TokenSplitMma = decltype(cute::make_tiled_mma(
-      cute::GMMA::ss_op_selector<Element, Element, float, cute::Shape<cute::_64, cute::Int<kN / 2>, cute::_64>,
-                                 cute::GMMA::Major::K, cute::GMMA::Major::K>(),
-      cute::Layout<cute::Shape<cute::_1, cute::_2, cute::_1>>{}));
-  static_assert(kSplit == WarpgroupSplit::kAlongFeatures ||
-                    cute::size<1>(typename TokenSplitMma::AtomShape_MNK{}) == kN / 2,
-                "the 1 x 2 split takes one wgmma of N = kN / 2 (CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED)");
-  using Mainloop = std::conditional_t<kSplit == WarpgroupSplit::kAlongTokens,
-                                      typename WithTiledMma<BuilderMainloop, TokenSplitMma>::type, BuilderMainloop>;
   using Kernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>, Mainloop, Epilogue>;
   using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
 
@@ -209,7 +174,6 @@ struct TransposedPair {
   }
 };
 
-using cutlass::epilogue::NoSmemWarpSpecialized;
 using cutlass::epilogue::TmaWarpSpecialized;
 using cutlass::epilogue::TmaWarpSpecializedCooperative;
 using cutlass::gemm::KernelTmaWarpSpecializedCooperative;
@@ -231,7 +195,6 @@ Form form(std::string name, int sm_count = 0) {
 std::vector<Form> forms() {
   using Coop = KernelTmaWarpSpecializedCooperative;
   using CoopEpilogue = TmaWarpSpecializedCooperative;
-  using NoSmem = NoSmemWarpSpecialized;
   return {
       form<TransposedPair<128, 208, 1, Coop, CoopEpilogue>>("coop_128x208_c1"),
       form<TransposedPair<128, 208, 2, Coop, CoopEpilogue>>("coop_128x208_c2"),
@@ -248,11 +211,6 @@ std::vector<Form> forms() {
       form<TransposedPair<128, 208, 1, Coop, CoopEpilogue, true>>("coop_128x208_c1_bias"),
       form<TransposedPair<128, 208, 2, Coop, CoopEpilogue, true>>("coop_128x208_c2_bias"),
       form<TransposedPair<128, 208, 4, Coop, CoopEpilogue, true>>("coop_128x208_c4_bias"),
-      // The warpgroups' split (WarpgroupSplit), each with CUTLASS's epilogue that stores from registers (no shared
-      // memory, any TiledMma; CUTLASS's TMA epilogue does not build for the 1 x 2 split of this feature-major
-      // output): the difference between the two is the mainloop's.
-      form<TransposedPair<128, 208, 1, Coop, NoSmem>>("coop_128x208_nosmem"),
-      form<TransposedPair<128, 208, 1, Coop, NoSmem, false, WarpgroupSplit::kAlongTokens>>("coop_128x208_1x2_nosmem"),
   };
 }
 
