@@ -133,7 +133,8 @@ WorkloadResult time_workload(int index, const Workload& workload, const FusedOpe
   // cuBLAS, Q's RoPE in the kernel. The workspace's Q is unrotated there; the timing does not depend on its values.
   const bool rotates_q = attention_rotates_q(shape);
   AttentionTensors rotating = tensors;
-  rotating.q_rope = AttentionQueryRope{rotates_q ? args.inputs.language_position_ids.data : nullptr};
+  rotating.q_rope = AttentionQueryRope{rotates_q ? args.inputs.language_position_ids.data : nullptr,
+                                       FusedNumerics{}.rope};  // the operation's arithmetic, not the struct's default
   const auto pipeline_attention = [&](const AttentionTensors& t, cudaStream_t s) {
     clear_attention_split(pieces.attention_split, attention_shape, sm_count, s);
     launch_attention(t, attention_shape, sm_count, s, LaunchOrder::kAfterPrevious, pieces.attention_split);
