@@ -65,6 +65,18 @@ std::optional<BatchedPairStrides> batched_pair_strides(const bf16* const (&weigh
   return BatchedPairStrides{*weight, 0, *out};
 }
 
+std::optional<BatchedPairStrides> cutlass_pair_strides(const bf16* const (&weights)[2], const bf16* const (&biases)[2],
+                                                       const bf16* const (&outs)[2]) {
+  std::optional<BatchedPairStrides> strides = batched_pair_strides(weights, outs);
+  if (!strides || biases[0] == nullptr || biases[1] == nullptr) return std::nullopt;
+  constexpr std::int64_t kAlignmentBytes = 16;
+  const auto difference = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(biases[1])) -
+                          static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(biases[0]));
+  if (difference % kAlignmentBytes != 0) return std::nullopt;
+  strides->bias = difference / static_cast<std::int64_t>(sizeof(bf16));
+  return strides;
+}
+
 bool q_projection_on_cublas(std::int64_t rows, KernelArchitecture architecture) {
   return on_hopper_from(rows, kCublasQProjectionMinRows, architecture);
 }
@@ -225,6 +237,16 @@ KvGemms CublasProjections::project_kv(const bf16* vision_hidden, std::int64_t ro
   std::optional<BatchedPairStrides> strides;
   if (placement != KvBiasPlacement::kAfterGemm) {
     strides = batched_pair_strides({first.weight, second.weight}, {first.bias, second.bias}, {first.out, second.out});
+    // CUTLASS's pair takes the biases in either order: PyTorch's allocator order keeps them in its epilogue too.
+    const auto either_order =
+        strides ? std::nullopt
+                : cutlass_pair_strides({first.weight, second.weight}, {first.bias, second.bias},
+                                       {first.out, second.out});
+    if (either_order && kv_pair_runs_on_cutlass(KvPairLaunch{vision_hidden, rows, first.weight, first.bias, first.out,
+                                                             either_order->weight, either_order->bias,
+                                                             either_order->out})) {
+      strides = either_order;
+    }
   }
   if (!strides && placement != KvBiasPlacement::kGemmOnly) {
     // The biases after the GEMM: where they do not step as the weights do (v24 replaced v15's copy of them side by
@@ -247,26 +269,42 @@ KvGemms CublasProjections::project_kv(const bf16* vision_hidden, std::int64_t ro
   return ran;
 }
 
+bool CublasProjections::kv_pair_runs_on_cutlass(const KvPairLaunch& pair) const {
+#if defined(VLBENCH_HAS_SM90)
+  return kv_pair_on_cutlass(pair.rows, sm_count_) && kv_pair_aligned(pair) &&
+         current_kernel_architecture() == KernelArchitecture::kSm90;
+#else
+  (void)pair;
+  return false;
+#endif
+}
+
 bool CublasProjections::launch_kv_pair(const bf16* vision_hidden, std::int64_t rows, const bf16* weight,
                                        const bf16* bias, bf16* out, const BatchedPairStrides& strides,
                                        Workspace workspace, cudaStream_t stream, LaunchOrder order) const {
 #if defined(VLBENCH_HAS_SM90)
   const KvPairLaunch pair{vision_hidden, rows, weight, bias, out, strides.weight, strides.bias, strides.out};
-  if (kv_pair_on_cutlass(rows, sm_count_) && kv_pair_aligned(pair) &&
-      current_kernel_architecture() == KernelArchitecture::kSm90) {
+  if (kv_pair_runs_on_cutlass(pair)) {
     sm90::run_kv_pair_128x208(pair, sm_count_, workspace, stream, order);
     return true;
   }
 #endif
   (void)order;
+  // cuBLAS's batched bias steps forward only, and not as far as CUTLASS's may (cutlass_pair_strides).
+  const std::int64_t bias_bytes = strides.bias * static_cast<std::int64_t>(sizeof(bf16));
+  if (bias != nullptr && (bias_bytes <= 0 || bias_bytes >= kMaxBiasStrideBytes)) return false;
   return linear_.launch_pair(vision_hidden, rows, ModelDims::kKvProjDim, ModelDims::kHidden, weight, bias, out,
                              strides, workspace, stream);
 }
 
 bool kv_pair_aligned(const KvPairLaunch& launch) {
   const auto aligned = [](const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0; };
-  const auto steps = [](std::int64_t stride) { return stride > 0 && stride * sizeof(bf16) % 16 == 0; };
-  const bool bias_ok = launch.bias == nullptr || (aligned(launch.bias) && steps(launch.bias_stride));
+  const auto whole_steps = [](std::int64_t stride) {
+    return stride * static_cast<std::int64_t>(sizeof(bf16)) % 16 == 0;
+  };
+  const auto steps = [&](std::int64_t stride) { return stride > 0 && whole_steps(stride); };
+  // The biases are read with plain loads: any multiple of 16 bytes apart, in either order.
+  const bool bias_ok = launch.bias == nullptr || (aligned(launch.bias) && whole_steps(launch.bias_stride));
   return aligned(launch.activations) && aligned(launch.weight) && aligned(launch.out) &&
          steps(launch.weight_stride) && steps(launch.out_stride) && bias_ok;
 }

@@ -7,9 +7,10 @@
 //   (AttentionQueryRope in attention.hpp). v12 rotated Q in a pass of its own, which cost up to 95 us at 16384 rows.
 // - K and V (v13, v15): one strided-batched bias GEMM whose two batches are K and V, each weight read where it is
 //   (the batch stride is the weights' address difference, as our own K/V kernel's group stride; the lower weight's
-//   batch first), the biases in its epilogue where they step as the weights do; where they do not (PyTorch's
-//   allocator often puts them the other way round), the GEMM without bias, K's bias added by its RoPE pass and V's
-//   left to the attention (v24, KvBiasPlacement); two GEMMs where the weights cannot be a stride. Then the sectioned
+//   batch first), the biases in its epilogue where they step as the weights do, or in any order where the pair runs
+//   on CUTLASS (v32); where they do not (PyTorch's allocator often puts them the other way round), the GEMM without
+//   bias, K's bias added by its RoPE pass and V's left to the attention (v24, KvBiasPlacement); two GEMMs where the
+//   weights cannot be a stride. Then the sectioned
 //   3D RoPE over K in place (the staged epilogue kernel, projection_staged_epilogue.hpp): K is read by every Q tile,
 //   so it is rotated once.
 // - O (v11, v13): no epilogue, so no fusion is lost.
@@ -27,6 +28,7 @@
 #include "solutions/fused_b200/kernel_architecture.hpp"
 #include "solutions/fused_b200/launch_order.hpp"
 #include "solutions/fused_b200/projection_gemm.hpp"
+#include "solutions/fused_b200/projection_kv_pair.hpp"
 
 namespace vlb::fused_b200 {
 
@@ -72,6 +74,12 @@ std::optional<BatchedPairStrides> batched_pair_strides(const bf16* const (&weigh
                                                        const bf16* const (&outs)[2]);
 // The same for a pair without bias: the weights' and outputs' strides, a bias stride of 0.
 std::optional<BatchedPairStrides> batched_pair_strides(const bf16* const (&weights)[2], const bf16* const (&outs)[2]);
+// The same for CUTLASS's pair (projection_kv_pair.hpp), which reads its biases with plain loads rather than as a
+// cuBLAS batch: the weights' and outputs' strides as above, the biases' any multiple of 16 bytes, of either sign and
+// at any distance. Biases the other way round from their weights (PyTorch's allocator often puts them so) then stay
+// in the GEMM's epilogue, rounded once (v32). None where either bias is null or the weights or outputs fail above.
+std::optional<BatchedPairStrides> cutlass_pair_strides(const bf16* const (&weights)[2], const bf16* const (&biases)[2],
+                                                       const bf16* const (&outs)[2]);
 
 // Whether the batched K/V GEMM takes V first: its strides step forward, from the lower weight to the higher. The
 // fused workspace puts that projection's output first too (FusedWorkspace::carve), so that where the biases lie in
@@ -119,12 +127,13 @@ enum class KvGemms { kBatched, kBatchedBiasesAfter, kTwoGemms };
 
 // Where project_kv adds the K/V biases when one batched GEMM can run.
 enum class KvBiasPlacement {
-  // In the GEMM's epilogue where the biases step as the weights do, else as kAfterGemm.
+  // In the GEMM's epilogue where the biases step as the weights do or the pair runs on CUTLASS (which takes them in
+  // either order), else as kAfterGemm.
   kGemmWherePossible,
   // K's in its RoPE pass (which reads and writes every value anyway), V's to the attention's output.
   kAfterGemm,
-  // In the GEMMs' epilogues: the batched GEMM where the biases step as the weights do, else two GEMMs (every value
-  // rounded once, as the reference rounds it).
+  // In the GEMMs' epilogues: the batched GEMM where the biases step as the weights do or the pair runs on CUTLASS,
+  // else two GEMMs (every value rounded once, as the reference rounds it).
   kGemmOnly,
 };
 
@@ -158,7 +167,10 @@ class CublasProjections {
                  cudaStream_t stream) const;
 
  private:
-  // The batched pair: on CUTLASS where the constructor's rule allows it, else cuBLAS's; false where neither ran.
+  // Whether `pair` runs on CUTLASS: the constructor's rule (sm_count, rows), sm90 kernels, every operand aligned.
+  bool kv_pair_runs_on_cutlass(const KvPairLaunch& pair) const;
+  // The batched pair: on CUTLASS where kv_pair_runs_on_cutlass, else cuBLAS's (whose biases must step forward, within
+  // kMaxBiasStrideBytes); false where neither ran.
   bool launch_kv_pair(const bf16* vision_hidden, std::int64_t rows, const bf16* weight, const bf16* bias, bf16* out,
                       const BatchedPairStrides& strides, Workspace workspace, cudaStream_t stream,
                       LaunchOrder order) const;

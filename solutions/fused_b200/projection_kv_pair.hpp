@@ -31,8 +31,9 @@ constexpr bool kv_pair_on_cutlass(std::int64_t rows, int sm_count) {
 }
 
 // out[l][token][feature] = bf16(activations[token] · weight_l[feature]ᵀ + bias_l[feature]) for l in {first,
-// second}: the second weight, bias and output `*_stride` elements after the first (all positive, 16-byte steps);
-// `bias` null: no bias.
+// second}: the second weight, bias and output `*_stride` elements after the first, in 16-byte steps; the weights'
+// and outputs' positive (TMA's), the biases' of either sign (plain loads: cutlass_pair_strides); `bias` null: no
+// bias.
 struct KvPairLaunch {
   const __nv_bfloat16* activations = nullptr;
   std::int64_t rows = 0;

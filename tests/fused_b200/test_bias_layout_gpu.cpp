@@ -1,8 +1,10 @@
 // The fused operation on inputs whose K and V biases lie in the other order from their weights (as PyTorch's allocator
-// often puts them): the batched K/V GEMM then runs without bias, K's RoPE pass adds K's and the attention adds V's to
-// its output (v24). Against the same inputs with the biases in the weights' order (biases in the GEMM's epilogue),
-// every element must agree within the suite's tightest tolerance; with V's bias zeroed instead, many must not (so a
-// bias the attention dropped would fail here). Fresh seeded inputs, random positions, the output NaN-poisoned first.
+// often puts them). On cuBLAS's batched K/V GEMM the biases then leave it: K's RoPE pass adds K's and the attention
+// adds V's to its output (v24); against the same inputs with the biases in the weights' order (biases in the GEMM's
+// epilogue), every element must agree within the suite's tightest tolerance. CUTLASS's pair (1568 vision rows on 132
+// SMs) keeps them in its epilogue in either order (v32): there the two outputs must be the same bits. With V's bias
+// zeroed instead, many elements must differ (so a bias the attention or the epilogue dropped would fail here). Fresh
+// seeded inputs, random positions, the output NaN-poisoned first.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -57,7 +59,7 @@ TEST_CASE("fused_b200: K/V biases out of step with their weights give the in-ord
   vlb::testing::TestStream stream;
   const std::uint64_t seed = std::random_device{}();
   INFO("seed " << seed);
-  // Workload 8 and 6 (1568 and 3920 vision rows: K and V on one batched cuBLAS GEMM on Hopper).
+  // Workload 8 and 6 (1568 and 3920 vision rows: K and V on CUTLASS's pair and on cuBLAS's batched GEMM on Hopper).
   for (const ProblemShape shape : {ProblemShape{8, 128, 196}, ProblemShape{4, 541, 980}}) {
     INFO("B=" << shape.batch << " Lq=" << shape.lang_seq << " Lv=" << shape.vision_seq);
     const FusedOperation operation(vlb::testing::test_device().sm_count);
@@ -97,6 +99,10 @@ TEST_CASE("fused_b200: K/V biases out of step with their weights give the in-ord
     REQUIRE_FALSE(batched_pair_strides(weights, reversed_biases, weights).has_value());  // the biases alone fail
     const std::vector<float> reversed = run_to_host(operation, args, output);
     CHECK(matched_fraction(reversed, in_order) >= 0.999);
+    const bool pair_on_cutlass = fused_b200::testing::test_device_kernels() == KernelArchitecture::kSm90 &&
+                                 kv_pair_on_cutlass(shape.vision_rows(), vlb::testing::test_device().sm_count);
+    INFO("K/V pair on CUTLASS " << pair_on_cutlass);
+    if (pair_on_cutlass) CHECK(reversed == in_order);
 
     // The same check can fail: without V's bias the output moves by ~0.03, about the tolerance.
     VLB_CUDA_CHECK(cudaMemsetAsync(const_cast<bf16*>(args.inputs.v_proj_bias.data), 0, bias_bytes, stream.get()));

@@ -311,8 +311,8 @@ TEST_CASE("K and V on cuBLAS: one batched GEMM where weights and outputs are str
     expect_rows_match("K", k_at, rows, k_reference(in, TensorId::kKProjWeight), in.seed);
     expect_rows_match("V", v_at, rows, v_reference_as_left(in, ran), in.seed + 1);
   }
-  SECTION("project_kv on CUTLASS's 128 x 208 pair where it fills one wave: with the biases in its epilogue and "
-          "after it, in both launch orders, after a GEMM of its own") {
+  SECTION("project_kv on CUTLASS's 128 x 208 pair where it fills one wave: with the biases in its epilogue (in "
+          "either order) and after it, in both launch orders, after a GEMM of its own") {
     const int sm_count = vlb::testing::test_device().sm_count;
     if (skip_unless_hopper_kernels("the CUTLASS K/V pair")) return;
     if (!kv_pair_on_cutlass(rows, sm_count)) {
@@ -322,29 +322,46 @@ TEST_CASE("K and V on cuBLAS: one batched GEMM where weights and outputs are str
     }
     const KvBiasPlacement placement = GENERATE(KvBiasPlacement::kGemmWherePossible, KvBiasPlacement::kAfterGemm);
     const LaunchOrder order = GENERATE(LaunchOrder::kAfterPrevious, LaunchOrder::kOverlapPrevious);
-    INFO("placement " << static_cast<int>(placement) << ", order " << static_cast<int>(order));
+    // K's bias below V's, as the weights, or above it (v32: a negative bias stride, which only CUTLASS's pair takes).
+    const bool biases_in_order = GENERATE(true, false);
+    INFO("placement " << static_cast<int>(placement) << ", order " << static_cast<int>(order)
+                      << ", biases in the weights' order " << biases_in_order);
+    const bf16* k_bias_at = biases_in_order ? k_bias : v_bias;
+    const bf16* v_bias_at = biases_in_order ? v_bias : k_bias;
     copy(low_weight, TensorId::kKProjWeight, weight_bytes);
     copy(high_weight, TensorId::kVProjWeight, weight_bytes);
-    copy(k_bias, TensorId::kKProjBias, bias_bytes);
-    copy(v_bias, TensorId::kVProjBias, bias_bytes);
+    copy(const_cast<bf16*>(k_bias_at), TensorId::kKProjBias, bias_bytes);
+    copy(const_cast<bf16*>(v_bias_at), TensorId::kVProjBias, bias_bytes);
+    CHECK(batched_pair_strides({low_weight, high_weight}, {k_bias_at, v_bias_at}, {k_out, v_out}).has_value() ==
+          biases_in_order);
     const CublasProjections projections(sm_count);
     // Q's GEMM first, as in the fused operation, where the pair is its programmatic dependent.
     DeviceBuffer scratch = poisoned_output(rows * ModelDims::kKvProjDim, stream.get());
     projections.project_q(vision, rows / 4, in.on_device<bf16>(TensorId::kQProjWeight),
                           in.on_device<bf16>(TensorId::kQProjBias), scratch.as<bf16>(), view, stream.get());
-    const KvGemms ran = projections.project_kv(vision, rows, low_weight, k_bias, high_weight, v_bias, grid, k_out,
-                                               v_out, view, stream.get(), RopeArithmetic::kFp32, order, placement);
+    const KvGemms ran = projections.project_kv(vision, rows, low_weight, k_bias_at, high_weight, v_bias_at, grid,
+                                               k_out, v_out, view, stream.get(), RopeArithmetic::kFp32, order,
+                                               placement);
     CHECK(ran == (placement == KvBiasPlacement::kGemmWherePossible ? KvGemms::kBatched
                                                                    : KvGemms::kBatchedBiasesAfter));
     stream.synchronize();
     expect_rows_match("K", k_out, rows, k_reference(in, TensorId::kKProjWeight), in.seed);
     expect_rows_match("V", v_out, rows, v_reference_as_left(in, ran), in.seed + 1);
   }
-  SECTION("biases 2^31 bytes or more apart, which cuBLASLt 13.1's batched GEMM reads 4 GiB off: added after it") {
+  SECTION("biases 2^31 bytes or more apart, which cuBLASLt 13.1's batched GEMM reads 4 GiB off: added after it; "
+          "in the epilogue of CUTLASS's pair, which reads them with plain loads") {
     // The fused operation launches K's pass, which then adds K's bias, programmatically; after a GEMM, and after
     // this test's copies, the result must be the same.
     const LaunchOrder order = GENERATE(LaunchOrder::kAfterPrevious, LaunchOrder::kOverlapPrevious);
-    INFO("order " << static_cast<int>(order));
+    const bool on_cutlass = GENERATE(false, true);
+    INFO("order " << static_cast<int>(order) << ", CUTLASS's pair allowed " << on_cutlass);
+    const int sm_count = vlb::testing::test_device().sm_count;
+    if (on_cutlass && skip_unless_hopper_kernels("far biases on CUTLASS's pair")) return;
+    if (on_cutlass && !kv_pair_on_cutlass(rows, sm_count)) {
+      vlb::testing::mark_skipped("far biases on CUTLASS's pair: " + std::to_string(rows) +
+                                 " rows are not one wave of its tiles on " + std::to_string(sm_count) + " SMs");
+      return;
+    }
     const std::size_t far_pitch = static_cast<std::size_t>(kMaxBiasStrideBytes) + 2304;
     DeviceBuffer far_biases(far_pitch + bias_bytes);
     auto* far_k_bias = far_biases.as<bf16>();
@@ -354,14 +371,14 @@ TEST_CASE("K and V on cuBLAS: one batched GEMM where weights and outputs are str
     copy(far_k_bias, TensorId::kKProjBias, bias_bytes);
     copy(far_v_bias, TensorId::kVProjBias, bias_bytes);
     CHECK_FALSE(batched_pair_strides({low_weight, high_weight}, {far_k_bias, far_v_bias}, {k_out, v_out}).has_value());
-    const CublasProjections projections;
+    const CublasProjections projections(on_cutlass ? sm_count : 0);
     // A GEMM of its own first, as Q's comes before K/V in the fused operation.
     DeviceBuffer scratch = poisoned_output(rows * ModelDims::kKvProjDim, stream.get());
     projections.project_q(vision, rows / 4, in.on_device<bf16>(TensorId::kQProjWeight),
                           in.on_device<bf16>(TensorId::kQProjBias), scratch.as<bf16>(), view, stream.get());
     const KvGemms ran = projections.project_kv(vision, rows, low_weight, far_k_bias, high_weight, far_v_bias, grid,
                                                k_out, v_out, view, stream.get(), RopeArithmetic::kFp32, order);
-    CHECK(ran == KvGemms::kBatchedBiasesAfter);
+    CHECK(ran == (on_cutlass ? KvGemms::kBatched : KvGemms::kBatchedBiasesAfter));
     stream.synchronize();
     expect_rows_match("K", k_out, rows, k_reference(in, TensorId::kKProjWeight), in.seed);
     expect_rows_match("V", v_out, rows, v_reference_as_left(in, ran), in.seed + 1);

@@ -14,6 +14,19 @@ using namespace vlb::fused_b200;
 namespace {
 constexpr int kH200Sms = 132;
 ProjectionShape shape(std::int64_t rows, std::int64_t n, int groups = 1) { return {rows, n, 4096, groups}; }
+
+const bf16* at(std::uintptr_t address) { return reinterpret_cast<const bf16*>(address); }
+
+// A K/V pair's addresses, never read: two 8 MiB weights, two 2 KiB biases 2 KiB apart, two outputs of 1568 x 1024,
+// each pair in the order K, V as the harness allocates them.
+struct PairAddresses {
+  static constexpr std::uintptr_t kBase = 0x7f0000000000;
+  static constexpr std::uintptr_t kWeightBytes = 1024 * 4096 * 2;
+  static constexpr std::uintptr_t kOutBytes = 1568 * 1024 * 2;
+  const bf16* const weights[2] = {at(kBase), at(kBase + kWeightBytes + 512)};
+  const bf16* const biases[2] = {at(kBase + 2 * kWeightBytes + 1024), at(kBase + 2 * kWeightBytes + 1024 + 2048)};
+  const bf16* const outs[2] = {at(kBase + (1u << 26)), at(kBase + (1u << 26) + kOutBytes)};
+};
 }  // namespace
 
 TEST_CASE("one wave of 64-row tiles runs on ping-pong 64x128, fewer tiles split K", "[fused_b200][plan]") {
@@ -169,19 +182,15 @@ TEST_CASE("on Hopper the projections go to cuBLAS from their measured row counts
 
 TEST_CASE("K and V on cuBLAS are one batched GEMM where each pair's address difference is a stride",
           "[fused_b200][plan]") {
-  // Addresses only: nothing is read. Two 8 MiB weights, two 2 KiB biases, two outputs of 1568 x 1024, each pair in
-  // the order K, V as the harness allocates them.
-  const auto at = [](std::uintptr_t address) { return reinterpret_cast<const bf16*>(address); };
-  const std::uintptr_t base = std::uintptr_t{0x7f0000000000};
-  const std::uintptr_t weight_bytes = 1024 * 4096 * 2, out_bytes = 1568 * 1024 * 2;
-  const bf16* const weights[2] = {at(base), at(base + weight_bytes + 512)};
-  const bf16* const biases[2] = {at(base + 2 * weight_bytes + 1024), at(base + 2 * weight_bytes + 1024 + 2048)};
-  const bf16* const outs[2] = {at(base + (1u << 26)), at(base + (1u << 26) + out_bytes)};
+  const PairAddresses pair;
+  const auto& weights = pair.weights;
+  const auto& biases = pair.biases;
+  const auto& outs = pair.outs;
   const auto strides = batched_pair_strides(weights, biases, outs);
   REQUIRE(strides.has_value());
-  CHECK(strides->weight == static_cast<std::int64_t>((weight_bytes + 512) / 2));
+  CHECK(strides->weight == static_cast<std::int64_t>((PairAddresses::kWeightBytes + 512) / 2));
   CHECK(strides->bias == 1024);
-  CHECK(strides->out == static_cast<std::int64_t>(out_bytes / 2));
+  CHECK(strides->out == static_cast<std::int64_t>(PairAddresses::kOutBytes / 2));
 
   // Any pair out of order, the same address twice, or a difference that is not a multiple of 16 bytes: two GEMMs.
   const bf16* const swapped_weights[2] = {weights[1], weights[0]};
@@ -225,7 +234,6 @@ TEST_CASE("K and V on cuBLAS are one batched GEMM where each pair's address diff
 
 TEST_CASE("the batched K/V GEMM starts with the lower weight, and the fused workspace puts its output first",
           "[fused_b200][plan]") {
-  const auto at = [](std::uintptr_t address) { return reinterpret_cast<const bf16*>(address); };
   vlb::FusionInputs inputs;
   inputs.k_proj_weight.data = at(0x7f0000000000);
   inputs.v_proj_weight.data = at(0x7f0000800000);
@@ -276,6 +284,48 @@ TEST_CASE("the K/V pair runs on CUTLASS where its 128 x 208 tiles fill exactly o
   KvPairLaunch misaligned_activations = launch;
   misaligned_activations.activations = storage + 4;
   CHECK_FALSE(kv_pair_aligned(misaligned_activations));
+  // The biases are read with plain loads: the second below the first, or far off, in 16-byte steps (v32).
+  KvPairLaunch biases_reversed = launch;
+  biases_reversed.bias_stride = -(1024 + 128);
+  CHECK(kv_pair_aligned(biases_reversed));
+  biases_reversed.bias_stride = std::int64_t{1} << 40;
+  CHECK(kv_pair_aligned(biases_reversed));
+  biases_reversed.bias_stride = -(1024 + 4);  // 8 bytes: the second bias off its 16-byte alignment
+  CHECK_FALSE(kv_pair_aligned(biases_reversed));
+}
+
+TEST_CASE("CUTLASS's K/V pair takes the biases at any 16-byte distance in either order, the weights and outputs as "
+          "cuBLAS's pair",
+          "[fused_b200][plan]") {
+  const PairAddresses pair;
+  const auto& weights = pair.weights;
+  const auto& biases = pair.biases;
+  const auto& outs = pair.outs;
+  // In order: what cuBLAS's pair would take.
+  const auto in_order = cutlass_pair_strides(weights, biases, outs);
+  REQUIRE(in_order.has_value());
+  CHECK(in_order->weight == batched_pair_strides(weights, biases, outs)->weight);
+  CHECK(in_order->bias == 1024);
+  CHECK(in_order->out == static_cast<std::int64_t>(PairAddresses::kOutBytes / 2));
+  // The biases the other way round (PyTorch's allocator, the parts bench): a negative stride, which cuBLAS's refuses.
+  const bf16* const reversed[2] = {biases[1], biases[0]};
+  REQUIRE_FALSE(batched_pair_strides(weights, reversed, outs).has_value());
+  REQUIRE(cutlass_pair_strides(weights, reversed, outs).has_value());
+  CHECK(cutlass_pair_strides(weights, reversed, outs)->bias == -1024);
+  // 2^31 bytes and more apart, where cuBLASLt 13.1 reads them 4 GiB off: a stride for CUTLASS's plain loads.
+  const auto far = static_cast<std::uintptr_t>(kMaxBiasStrideBytes) + 2048;
+  const bf16* const far_biases[2] = {biases[0], at(reinterpret_cast<std::uintptr_t>(biases[0]) + far)};
+  REQUIRE(cutlass_pair_strides(weights, far_biases, outs).has_value());
+  CHECK(cutlass_pair_strides(weights, far_biases, outs)->bias == static_cast<std::int64_t>(far / 2));
+  // Not 16 bytes apart, a missing bias, or weights or outputs out of order: none.
+  const bf16* const odd_bias[2] = {biases[0], at(reinterpret_cast<std::uintptr_t>(biases[1]) + 8)};
+  CHECK_FALSE(cutlass_pair_strides(weights, odd_bias, outs).has_value());
+  const bf16* const one_bias[2] = {biases[0], nullptr};
+  CHECK_FALSE(cutlass_pair_strides(weights, one_bias, outs).has_value());
+  const bf16* const swapped_weights[2] = {weights[1], weights[0]};
+  CHECK_FALSE(cutlass_pair_strides(swapped_weights, biases, outs).has_value());
+  const bf16* const swapped_outs[2] = {outs[1], outs[0]};
+  CHECK_FALSE(cutlass_pair_strides(weights, biases, swapped_outs).has_value());
 }
 
 TEST_CASE("below 196 keys the K/V biases stay in the GEMMs, where one rounding more on K costs the margin",
