@@ -289,7 +289,8 @@ int main(int argc, char** argv) {
   vlb::fused_b200::bench::Options options;
   options.argv.assign(argv, argv + argc);
   CLI::App app{"Times fused_b200's attention stage and whole operation on the suite's workloads"};
-  app.add_option("--case", options.cases, "only these workload indices (0-15)");
+  app.add_option("--case", options.cases, "only these workload indices (0-15), comma-separated or repeated")
+      ->delimiter(',');
   vlb::fused_b200::bench::add_common_options(app, options);
   CLI11_PARSE(app, argc, argv);
   return vlb::fused_b200::bench::run_reporting_errors([&] { return vlb::fused_b200::bench::run(options); });
