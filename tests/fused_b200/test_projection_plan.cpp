@@ -182,10 +182,7 @@ TEST_CASE("on Hopper the projections go to cuBLAS from their measured row counts
 
 TEST_CASE("K and V on cuBLAS are one batched GEMM where each pair's address difference is a stride",
           "[fused_b200][plan]") {
-  const PairAddresses pair;
-  const auto& weights = pair.weights;
-  const auto& biases = pair.biases;
-  const auto& outs = pair.outs;
+  const auto& [weights, biases, outs] = PairAddresses{};
   const auto strides = batched_pair_strides(weights, biases, outs);
   REQUIRE(strides.has_value());
   CHECK(strides->weight == static_cast<std::int64_t>((PairAddresses::kWeightBytes + 512) / 2));
@@ -297,10 +294,7 @@ TEST_CASE("the K/V pair runs on CUTLASS where its 128 x 208 tiles fill exactly o
 TEST_CASE("CUTLASS's K/V pair takes the biases at any 16-byte distance in either order, the weights and outputs as "
           "cuBLAS's pair",
           "[fused_b200][plan]") {
-  const PairAddresses pair;
-  const auto& weights = pair.weights;
-  const auto& biases = pair.biases;
-  const auto& outs = pair.outs;
+  const auto& [weights, biases, outs] = PairAddresses{};
   // In order: what cuBLAS's pair would take.
   const auto in_order = cutlass_pair_strides(weights, biases, outs);
   REQUIRE(in_order.has_value());
