@@ -27,7 +27,7 @@ std::size_t kv_projection_workspace(std::int64_t rows, int sm_count, KernelArchi
 }
 
 std::size_t o_projection_workspace(std::int64_t rows, int sm_count, KernelArchitecture architecture) {
-  return o_projection_on_cublas(rows, architecture) ? CublasProjections::workspace_bytes()
+  return o_projection_on_cublas(rows, sm_count, architecture) ? CublasProjections::workspace_bytes()
                                                     : o_projection_workspace_bytes(rows, sm_count);
 }
 
@@ -146,7 +146,7 @@ void FusedOperation::run(const FusionArgs& args, const StageEvents* events) cons
   launch_attention(AttentionTensors{ws.q, ws.k, ws.v, ws.attention, q_rope, attention_biases}, attention, sm_count_,
                    stream, later, ws.attention_split);
   mark(FusedStage::kAttention);
-  if (o_projection_on_cublas(shape.lang_rows(), architecture)) {
+  if (o_projection_on_cublas(shape.lang_rows(), sm_count_, architecture)) {
     cublas_.project_o(ws.attention, shape.lang_rows(), in.o_proj_weight.data, args.output.data, ws.q_and_o_gemm,
                       stream);
   } else {

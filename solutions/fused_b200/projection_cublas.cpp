@@ -85,8 +85,10 @@ bool kv_projection_on_cublas(std::int64_t rows, KernelArchitecture architecture)
   return on_hopper_from(rows, kCublasKvProjectionMinRows, architecture);
 }
 
-bool o_projection_on_cublas(std::int64_t rows, KernelArchitecture architecture) {
-  return on_hopper_from(rows, kCublasOProjectionMinRows, architecture);
+bool o_projection_on_cublas(std::int64_t rows, int sm_count, KernelArchitecture architecture) {
+  const ProjectionShape o_shape{rows, ModelDims::kHidden, ModelDims::kQProjDim, 1};
+  return on_hopper_from(rows, kCublasOProjectionMinRows, architecture) &&
+         !plain_kernel_fills_one_wave(o_shape, sm_count);
 }
 
 // One GEMM shape: row-major out[rows, n] = act[rows, k] · W[n, k]ᵀ is column-major outᵀ[n, rows] = W · actᵀ,

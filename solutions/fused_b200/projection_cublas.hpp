@@ -13,7 +13,7 @@
 //   weights cannot be a stride. Then the sectioned
 //   3D RoPE over K in place (the staged epilogue kernel, projection_staged_epilogue.hpp): K is read by every Q tile,
 //   so it is rotated once.
-// - O (v11, v13): no epilogue, so no fusion is lost.
+// - O (v11, v13): no epilogue, so no fusion is lost; except where our plain kernel fills one wave (v33).
 // What each gained, case by case, and the suite's per-kernel times behind the rules: NOTES.md, v13, v15 and v24.
 #include <cublasLt.h>
 
@@ -46,7 +46,9 @@ inline constexpr std::int64_t kCublasOProjectionMinRows = 512;    // B * Lq
 // Pure: whether the Q, K/V or O projection at `rows` rows goes to cuBLAS.
 bool q_projection_on_cublas(std::int64_t rows, KernelArchitecture architecture);
 bool kv_projection_on_cublas(std::int64_t rows, KernelArchitecture architecture);
-bool o_projection_on_cublas(std::int64_t rows, KernelArchitecture architecture);
+// O stays ours where our plain kernel fills one wave (plain_kernel_fills_one_wave): level with cuBLAS there, and it
+// overlaps its launch with the attention's end, which a cuBLAS call cannot (v33).
+bool o_projection_on_cublas(std::int64_t rows, int sm_count, KernelArchitecture architecture);
 
 // Two GEMMs of one shape over the same activations as one strided-batched call: batch i reads weight + i *
 // weight_stride and bias + i * bias_stride and writes out + i * out_stride (elements). The activations' stride is 0.

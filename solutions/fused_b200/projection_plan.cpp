@@ -154,4 +154,11 @@ ProjectionPlan plan_projection(const ProjectionShape& shape, int sm_count, Outpu
   return make_plan(shape, ProjectionKernel::kPingpong128x128, Decomposition::kDataParallel);
 }
 
+bool plain_kernel_fills_one_wave(const ProjectionShape& shape, int sm_count) {
+  const ProjectionPlan wide =
+      make_plan(shape, ProjectionKernel::kPlainCooperative128x256, Decomposition::kDataParallel);
+  const std::int64_t tiles_per_row = wide.output_tiles / ceil_div(shape.rows, kernel_tile(wide.kernel).block_m);
+  return wide.output_tiles <= sm_count && wide.output_tiles + tiles_per_row > sm_count;
+}
+
 }  // namespace vlb::fused_b200

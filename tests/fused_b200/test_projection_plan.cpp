@@ -13,6 +13,7 @@ using namespace vlb::fused_b200;
 
 namespace {
 constexpr int kH200Sms = 132;
+constexpr int kH100PcieSms = 114;
 ProjectionShape shape(std::int64_t rows, std::int64_t n, int groups = 1) { return {rows, n, 4096, groups}; }
 
 const bf16* at(std::uintptr_t address) { return reinterpret_cast<const bf16*>(address); }
@@ -100,6 +101,22 @@ TEST_CASE("plain output (O) from about one wave of 128x256 tiles runs on the pla
         ProjectionKernel::kPlainCooperative128x256);
 }
 
+TEST_CASE("the plain kernel fills one wave where no further row of its tiles would fit", "[fused_b200][plan]") {
+  // 16 tiles of 128 x 256 a row of 128: 8 rows fill 128 of 132 SMs, 7 rows 112 of 114.
+  for (const std::int64_t rows : {897, 1000, 1024}) {
+    INFO("rows " << rows);
+    CHECK(plain_kernel_fills_one_wave(shape(rows, 4096), kH200Sms));
+    CHECK_FALSE(plain_kernel_fills_one_wave(shape(rows, 4096), kH100PcieSms));
+    CHECK(plan_projection(shape(rows, 4096), kH200Sms, OutputWork::kPlain).kernel ==
+          ProjectionKernel::kPlainCooperative128x256);
+  }
+  CHECK(plain_kernel_fills_one_wave(shape(896, 4096), kH100PcieSms));
+  for (const std::int64_t rows : {512, 896, 1025, 2048}) {
+    INFO("rows " << rows);
+    CHECK_FALSE(plain_kernel_fills_one_wave(shape(rows, 4096), kH200Sms));
+  }
+}
+
 TEST_CASE("kernels and their tiles", "[fused_b200][plan]") {
   CHECK(kernel_tile(ProjectionKernel::kPlainCooperative128x256).block_n == 256);
   CHECK(kernel_tile(ProjectionKernel::kPlainCooperative128x256).plain_output_only);
@@ -152,10 +169,18 @@ TEST_CASE("on Hopper the projections go to cuBLAS from their measured row counts
           "[fused_b200][plan]") {
   // The suite's Q and O rows: 256 (15), 512 (0, 2), 1024 (7, 8, 11), 2048 (3, 9, 13, 14), 2164 (6), 4096 (5),
   // 8192 (4, 10), 11936 (12), 16384 (1). Its K/V rows: 392, 784, 1568, 3136, 3920, 6272, 12544, 18816, 25088.
-  for (const std::int64_t rows : {512, 1024, 2164, 8192, 11936, 16384}) {
-    CHECK(o_projection_on_cublas(rows, KernelArchitecture::kSm90));
+  for (const std::int64_t rows : {512, 896, 1025, 2048, 2164, 8192, 11936, 16384}) {
+    CHECK(o_projection_on_cublas(rows, kH200Sms, KernelArchitecture::kSm90));
   }
-  for (const std::int64_t rows : {1, 256, 511}) CHECK_FALSE(o_projection_on_cublas(rows, KernelArchitecture::kSm90));
+  for (const std::int64_t rows : {1, 256, 511}) {
+    CHECK_FALSE(o_projection_on_cublas(rows, kH200Sms, KernelArchitecture::kSm90));
+  }
+  // Where our plain kernel fills one wave, O stays ours (v33): 8 rows of 16 tiles on 132 SMs, 7 rows on 114.
+  for (const std::int64_t rows : {897, 1000, 1024}) {
+    CHECK_FALSE(o_projection_on_cublas(rows, kH200Sms, KernelArchitecture::kSm90));
+    CHECK(o_projection_on_cublas(rows, kH100PcieSms, KernelArchitecture::kSm90));
+  }
+  CHECK_FALSE(o_projection_on_cublas(896, kH100PcieSms, KernelArchitecture::kSm90));
 
   for (const std::int64_t rows : {512, 1024, 2048, 4096, 8192, 11936, 16384}) {
     CHECK(q_projection_on_cublas(rows, KernelArchitecture::kSm90));
@@ -175,7 +200,7 @@ TEST_CASE("on Hopper the projections go to cuBLAS from their measured row counts
     for (const std::int64_t rows : {1024, 8192, 25088}) {
       CHECK_FALSE(q_projection_on_cublas(rows, other));
       CHECK_FALSE(kv_projection_on_cublas(rows, other));
-      CHECK_FALSE(o_projection_on_cublas(rows, other));
+      CHECK_FALSE(o_projection_on_cublas(rows, kH200Sms, other));
     }
   }
 }
