@@ -28,7 +28,7 @@ std::size_t kv_projection_workspace(std::int64_t rows, int sm_count, KernelArchi
 
 std::size_t o_projection_workspace(std::int64_t rows, int sm_count, KernelArchitecture architecture) {
   return o_projection_on_cublas(rows, sm_count, architecture) ? CublasProjections::workspace_bytes()
-                                                    : o_projection_workspace_bytes(rows, sm_count);
+                                                              : o_projection_workspace_bytes(rows, sm_count);
 }
 
 AttentionShape attention_shape(const ProblemShape& shape) {

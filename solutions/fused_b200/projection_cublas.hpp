@@ -46,8 +46,8 @@ inline constexpr std::int64_t kCublasOProjectionMinRows = 512;    // B * Lq
 // Pure: whether the Q, K/V or O projection at `rows` rows goes to cuBLAS.
 bool q_projection_on_cublas(std::int64_t rows, KernelArchitecture architecture);
 bool kv_projection_on_cublas(std::int64_t rows, KernelArchitecture architecture);
-// O stays ours where our plain kernel fills one wave (plain_kernel_fills_one_wave): level with cuBLAS there, and it
-// overlaps its launch with the attention's end, which a cuBLAS call cannot (v33).
+// O stays ours where our plain kernel fills one wave (plain_kernel_fills_one_wave): within ~1 us of cuBLAS there, and
+// it overlaps its launch with the attention's end, which a cuBLAS call cannot (v33).
 bool o_projection_on_cublas(std::int64_t rows, int sm_count, KernelArchitecture architecture);
 
 // Two GEMMs of one shape over the same activations as one strided-batched call: batch i reads weight + i *

@@ -155,10 +155,10 @@ ProjectionPlan plan_projection(const ProjectionShape& shape, int sm_count, Outpu
 }
 
 bool plain_kernel_fills_one_wave(const ProjectionShape& shape, int sm_count) {
-  const ProjectionPlan wide =
-      make_plan(shape, ProjectionKernel::kPlainCooperative128x256, Decomposition::kDataParallel);
-  const std::int64_t tiles_per_row = wide.output_tiles / ceil_div(shape.rows, kernel_tile(wide.kernel).block_m);
-  return wide.output_tiles <= sm_count && wide.output_tiles + tiles_per_row > sm_count;
+  const ProjectionKernel kernel = ProjectionKernel::kPlainCooperative128x256;
+  const std::int64_t tiles = make_plan(shape, kernel, Decomposition::kDataParallel).output_tiles;
+  const std::int64_t tiles_per_row = ceil_div(shape.out_features, kernel_tile(kernel).block_n) * shape.groups;
+  return tiles <= sm_count && tiles + tiles_per_row > sm_count;
 }
 
 }  // namespace vlb::fused_b200

@@ -71,7 +71,7 @@ ProjectionPlan plan_projection(const ProjectionShape& shape, int sm_count,
                                OutputWork work = OutputWork::kFusedEpilogue);
 
 // Whether the plain 128x256 kernel's tiles of this shape make one wave that leaves fewer SMs idle than one more row of
-// tiles would fill (O at 897-1024 rows on 132 SMs): the one tiling where it matches cuBLAS's (v33).
+// tiles would fill (O at 897-1024 rows on 132 SMs: 128 CTAs, as many as cuBLAS's own tiling of it, v33).
 bool plain_kernel_fills_one_wave(const ProjectionShape& shape, int sm_count);
 
 }  // namespace vlb::fused_b200
