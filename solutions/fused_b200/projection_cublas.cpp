@@ -69,11 +69,9 @@ std::optional<BatchedPairStrides> cutlass_pair_strides(const bf16* const (&weigh
                                                        const bf16* const (&outs)[2]) {
   std::optional<BatchedPairStrides> strides = batched_pair_strides(weights, outs);
   if (!strides || biases[0] == nullptr || biases[1] == nullptr) return std::nullopt;
-  constexpr std::int64_t kAlignmentBytes = 16;
-  const auto difference = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(biases[1])) -
-                          static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(biases[0]));
-  if (difference % kAlignmentBytes != 0) return std::nullopt;
-  strides->bias = difference / static_cast<std::int64_t>(sizeof(bf16));
+  const std::optional<std::int64_t> bias = element_stride(biases[0], biases[1]);
+  if (!bias) return std::nullopt;
+  strides->bias = *bias;
   return strides;
 }
 

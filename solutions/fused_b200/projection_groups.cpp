@@ -5,12 +5,18 @@
 
 namespace vlb::fused_b200 {
 
-std::optional<std::int64_t> forward_stride(const void* first, const void* second, std::int64_t limit_bytes) {
+std::optional<std::int64_t> element_stride(const void* first, const void* second) {
   constexpr std::int64_t kAlignmentBytes = 16;
   const auto difference = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(second)) -
                           static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(first));
-  if (difference <= 0 || difference % kAlignmentBytes != 0 || difference >= limit_bytes) return std::nullopt;
+  if (difference % kAlignmentBytes != 0) return std::nullopt;
   return difference / static_cast<std::int64_t>(sizeof(bf16));
+}
+
+std::optional<std::int64_t> forward_stride(const void* first, const void* second, std::int64_t limit_bytes) {
+  const std::optional<std::int64_t> stride = element_stride(first, second);
+  if (!stride || *stride <= 0 || *stride * static_cast<std::int64_t>(sizeof(bf16)) >= limit_bytes) return std::nullopt;
+  return stride;
 }
 
 GroupedWeights group_weights(const ProjectionLaunch& launch) {

@@ -12,6 +12,10 @@ namespace vlb::fused_b200 {
 // A TMA descriptor takes strides that are multiples of 16 bytes below 2^40 bytes.
 inline constexpr std::int64_t kMaxTmaStrideBytes = std::int64_t{1} << 40;
 
+// Pure: the bf16 elements from `first` to `second`, of either sign, where that is a multiple of 16 bytes; none
+// otherwise. CUTLASS's K/V pair reads its biases at such a stride (cutlass_pair_strides).
+std::optional<std::int64_t> element_stride(const void* first, const void* second);
+
 // Pure: the bf16 elements from `first` to `second`, where that is a positive multiple of 16 bytes below
 // `limit_bytes` (a stride a TMA-fed kernel can step by); none otherwise. Our K/V launch and cuBLAS's batched K/V
 // GEMM (projection_cublas.hpp, with limits of its own) both step from one weight to the other by it.
